@@ -1,0 +1,58 @@
+/**
+ * The registry of properties and witnesses, by export name, in the order reports list them.
+ */
+import { coverageBeforeCommit, noCrossTenantRead, rejectedNeverHandedOff } from './isolation.ts';
+import {
+  exclusivePageOwnership,
+  freedExactlyOnce,
+  noWriteAfterFree,
+  poolAccounting,
+} from './pool.ts';
+import type { Property, Witness } from './property.ts';
+import { errorReachesClient, kvPollMonotone, singleTerminalResponse } from './protocol.ts';
+import { everyRequestAnswered, noDeadlock, noLeakAtQuiescence } from './quiescence.ts';
+import { pageReusedAcrossTenants, someRequestDecoded, someRequestRejected } from './witnesses.ts';
+
+export { coverageBeforeCommit, noCrossTenantRead, rejectedNeverHandedOff } from './isolation.ts';
+export {
+  exclusivePageOwnership,
+  freedExactlyOnce,
+  noWriteAfterFree,
+  poolAccounting,
+} from './pool.ts';
+export type { Property, PropertyKind, Witness } from './property.ts';
+export { property, witness } from './property.ts';
+export { errorReachesClient, kvPollMonotone, singleTerminalResponse } from './protocol.ts';
+export { everyRequestAnswered, noDeadlock, noLeakAtQuiescence } from './quiescence.ts';
+export type { ServingState } from './vocabulary.ts';
+export { pageReusedAcrossTenants, someRequestDecoded, someRequestRejected } from './witnesses.ts';
+
+/** Every property, by name: safety properties first, then those checked on terminal states. */
+export const properties: Readonly<Record<string, Property>> = {
+  rejectedNeverHandedOff,
+  noCrossTenantRead,
+  coverageBeforeCommit,
+  exclusivePageOwnership,
+  freedExactlyOnce,
+  noWriteAfterFree,
+  kvPollMonotone,
+  errorReachesClient,
+  singleTerminalResponse,
+  poolAccounting,
+  noDeadlock,
+  everyRequestAnswered,
+  noLeakAtQuiescence,
+};
+
+/** Every witness, by name. */
+export const witnesses: Readonly<Record<string, Witness>> = {
+  someRequestRejected,
+  someRequestDecoded,
+  pageReusedAcrossTenants,
+};
+
+/** Property names in registry order. */
+export const propertyNames: readonly string[] = Object.keys(properties);
+
+/** Witness names in registry order. */
+export const witnessNames: readonly string[] = Object.keys(witnesses);

@@ -1,0 +1,50 @@
+/**
+ * The property helper: a plain predicate on a `ServingState` that also carries the sentence a
+ * report prints, what it guards, when it is checked, and how to explain a violation.
+ */
+import type { ServingState } from './vocabulary.ts';
+
+/** When a property is evaluated: on every reachable state, or only where nothing can move. */
+export type PropertyKind = 'state' | 'terminal';
+
+/** A checkable property: call it to test a state; read its fields to describe it. */
+export interface Property {
+  (s: ServingState): boolean;
+  /** The property in one sentence. */
+  readonly statement: string;
+  /** The incident or upstream bug it guards. */
+  readonly guards: string;
+  readonly kind: PropertyKind;
+  /** What is wrong in `s`, with names and numbers, or null when the property holds. */
+  readonly explain: (s: ServingState) => string | null;
+}
+
+/**
+ * Builds a property from a function that finds a violation. The predicate holds exactly when
+ * `findViolation` returns null.
+ */
+export function property(
+  statement: string,
+  meta: { readonly guards: string; readonly kind?: PropertyKind },
+  findViolation: (s: ServingState) => string | null,
+): Property {
+  const holds = (s: ServingState) => findViolation(s) === null;
+  return Object.assign(holds, {
+    statement,
+    guards: meta.guards,
+    kind: meta.kind ?? 'state',
+    explain: findViolation,
+  });
+}
+
+/** A witness: a situation that must be reachable, so that a pass is not vacuous. */
+export interface Witness {
+  (s: ServingState): boolean;
+  /** The situation in one sentence. */
+  readonly statement: string;
+}
+
+/** Builds a witness from a predicate and its sentence. */
+export function witness(statement: string, reached: (s: ServingState) => boolean): Witness {
+  return Object.assign((s: ServingState) => reached(s), { statement });
+}

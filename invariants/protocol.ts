@@ -1,0 +1,72 @@
+/**
+ * Protocol properties: the KV transfer's status discipline and what the client is told.
+ */
+import { kvPoll } from '../machines/context.ts';
+import { property } from './property.ts';
+import { regionPath, requestEntries, wasRejected, who } from './vocabulary.ts';
+
+const pollOfState: Readonly<Record<string, number>> = {
+  unopened: -1,
+  bootstrapping: kvPoll.bootstrapping,
+  waitingForInput: kvPoll.waitingForInput,
+  transferring: kvPoll.transferring,
+  success: kvPoll.success,
+  failed: kvPoll.failed,
+};
+
+/** KVPoll moves forward only, Failed overrides and sticks, Success means KV was sent. */
+export const kvPollMonotone = property(
+  'A room’s KVPoll only moves forward (Bootstrapping, WaitingForInput, Transferring, Success), except to Failed, which is final; Success implies KV was sent.',
+  { guards: 'CommonKVManager.update_status (max rule, Failed sticky); engine-notes S7' },
+  (s) => {
+    for (const [rid, r] of requestEntries(s)) {
+      const at = regionPath(s, rid, 'transfer');
+      const poll = pollOfState[at];
+      if (poll === undefined) return `${who(s, rid)}: room in unknown state ${at}`;
+      if (r.pollFailed && poll !== kvPoll.failed) {
+        return `${who(s, rid)}: room left Failed for ${at}`;
+      }
+      if (poll !== kvPoll.failed && poll < r.pollPeak) {
+        return `${who(s, rid)}: room went back to ${at} (KVPoll ${poll}) after reaching ${r.pollPeak}`;
+      }
+      if (poll === kvPoll.success && !r.kvSent)
+        return `${who(s, rid)}: room is Success but no KV was sent`;
+    }
+    return null;
+  },
+);
+
+/** A request that failed anywhere is never answered with a success carrying tokens. */
+export const errorReachesClient = property(
+  'A request rejected or aborted on either side never gets a success reply with tokens.',
+  {
+    guards:
+      'the 2026 incident (HTTP 200 over another tenant’s KV); #33507 (Success overwrites the pending abort); mini_lb returns decode’s status',
+  },
+  (s) => {
+    for (const [rid, r] of requestEntries(s)) {
+      const rep = r.clientReply;
+      if (!rep || rep.status >= 400 || rep.tokens === 0) continue;
+      if (wasRejected(r) || r.aborted) {
+        const why = wasRejected(r) ? 'rejected at intake' : 'aborted';
+        return `${who(s, rid)} was ${why} but the client got ${rep.status} with ${rep.tokens} token(s)`;
+      }
+    }
+    return null;
+  },
+);
+
+/** One terminal reply per side, and one forwarded to the client. */
+export const singleTerminalResponse = property(
+  'Each side replies to a request at most once, and the router forwards at most one reply.',
+  { guards: 'engine-notes S10; #36988 (abort streamed exactly once); #36926' },
+  (s) => {
+    for (const [rid, r] of requestEntries(s)) {
+      const { prefill, decode, client } = r.replyCount;
+      if (prefill > 1 || decode > 1 || client > 1) {
+        return `${who(s, rid)}: replies prefill=${prefill} decode=${decode} client=${client}`;
+      }
+    }
+    return null;
+  },
+);

@@ -1,0 +1,60 @@
+/**
+ * Properties of terminal states, where no event is enabled: nothing is stuck, everyone got an
+ * answer, and no page is still held. They stand in for liveness on the finite, acyclic spaces
+ * kvcheck explores: every run ends in a terminal state.
+ */
+import { property } from './property.ts';
+import { heldPages, regionIn, regionPath, requestIds, who } from './vocabulary.ts';
+
+/** Where nothing can move, every request has finished on both sides. */
+export const noDeadlock = property(
+  'Where no step is possible, every request has finished on both the prefill and the decode side.',
+  {
+    guards:
+      'design note “waiting ends”: a decode request whose handshake cannot come must time out',
+    kind: 'terminal',
+  },
+  (s) => {
+    for (const rid of requestIds(s)) {
+      for (const region of ['prefill', 'decode'] as const) {
+        if (!regionIn(s, rid, region, 'done')) {
+          return `${who(s, rid)} is stuck: ${region} in ${regionPath(s, rid, region)}`;
+        }
+      }
+    }
+    return null;
+  },
+);
+
+/** Where nothing can move, every request has its one client reply. */
+export const everyRequestAnswered = property(
+  'Where no step is possible, the router has answered every request.',
+  { guards: 'engine-notes L1; #24159 (router hangs on a prefill error)', kind: 'terminal' },
+  (s) => {
+    for (const rid of requestIds(s)) {
+      if (s.context.requests[rid]?.clientReply == null) {
+        return `${who(s, rid)} never got a reply (router in ${regionPath(s, rid, 'router')})`;
+      }
+    }
+    return null;
+  },
+);
+
+/** Where nothing can move, every page is free. */
+export const noLeakAtQuiescence = property(
+  'Where no step is possible, every page of both pools is free.',
+  { guards: 'SGLang’s idle memory check; #36926 (late chunk result leaks KV)', kind: 'terminal' },
+  (s) => {
+    for (const node of ['prefill', 'decode'] as const) {
+      const held = heldPages(s, node);
+      const first = held[0];
+      if (first)
+        return `${node} page ${first.page} is still held by ${who(s, first.rid)} at quiescence`;
+      const pool = node === 'prefill' ? s.context.prefillPool : s.context.decodePool;
+      if (pool.free.length !== pool.owner.length) {
+        return `${node} pool: ${pool.free.length} of ${pool.owner.length} pages free at quiescence`;
+      }
+    }
+    return null;
+  },
+);

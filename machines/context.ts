@@ -1,0 +1,127 @@
+/**
+ * The composed system's context: both pools, one record per request, and the ghost fields the
+ * invariants need. Everything is plain JSON built in a fixed key order, so two snapshots that
+ * mean the same thing serialise to the same key.
+ */
+import { createPool, type PagePool } from './kvPagePool.ts';
+import {
+  type NodeRole,
+  poolPages,
+  type RequestId,
+  type Scenario,
+  type TenantId,
+} from './scenario.ts';
+
+/** A reply as an HTTP status and the number of generated tokens it carries. */
+export interface Reply {
+  readonly status: number;
+  readonly tokens: number;
+}
+
+/** One attention read: which node, which page, and who last wrote the slot (null: nobody). */
+export interface KvRead {
+  readonly node: NodeRole;
+  readonly page: number;
+  readonly writer: RequestId | null;
+}
+
+/** KVPoll values as SGLang numbers them (`disaggregation/base/conn.py`). */
+export const kvPoll = {
+  failed: 0,
+  bootstrapping: 1,
+  waitingForInput: 2,
+  transferring: 3,
+  success: 4,
+} as const;
+
+/** Everything one request holds or has done, on both sides. */
+export interface RequestState {
+  /** Tokens prefill computes: the prompt, or 1 for the placeholder. */
+  readonly prefillLen: number;
+  /** Prefill pool pages held, in row order. */
+  readonly prefillPages: readonly number[];
+  /** Tokens decode preallocated for: the prompt, or 1 for a placeholder. */
+  readonly decodeLen: number;
+  /** Decode pool pages held, in row order. */
+  readonly decodePages: readonly number[];
+  /** Positions the transfer wrote into decode's pages for this room. */
+  readonly kvArrived: number;
+  /** Decode's sequence length: positions with KV in the row. */
+  readonly seqLen: number;
+  /** Output tokens produced so far (the first comes from prefill's aux slot). */
+  readonly generated: number;
+  readonly prefillReply: Reply | null;
+  readonly decodeReply: Reply | null;
+  readonly clientReply: Reply | null;
+  /** Ghost: how many terminal replies each side and the router emitted. */
+  readonly replyCount: {
+    readonly prefill: number;
+    readonly decode: number;
+    readonly client: number;
+  };
+  /** Ghost: rejected at intake by prefill's or decode's checks. */
+  readonly rejectedOnPrefill: boolean;
+  readonly rejectedOnDecode: boolean;
+  /** Ghost: aborted on either side after intake (transfer failure, timeout, refused commit). */
+  readonly aborted: boolean;
+  /** Ghost: a KV chunk or aux data was sent for this request's room. */
+  readonly kvSent: boolean;
+  /** Ghost: decode committed this request (it joined the running batch). */
+  readonly committed: boolean;
+  /** Ghost: attention reads, deduplicated and sorted. */
+  readonly reads: readonly KvRead[];
+  /** Ghost: the highest non-Failed KVPoll the room reached, -1 before it opened. */
+  readonly pollPeak: number;
+  /** Ghost: the room has been Failed. */
+  readonly pollFailed: boolean;
+}
+
+/** The composed system's context. */
+export interface ServingContext {
+  /** Static: each request's tenant. Not part of a state's identity. */
+  readonly tenants: Readonly<Record<RequestId, TenantId>>;
+  readonly prefillPool: PagePool;
+  readonly decodePool: PagePool;
+  readonly requests: Readonly<Record<RequestId, RequestState>>;
+}
+
+/** A request before dispatch. */
+export function initialRequestState(): RequestState {
+  return {
+    prefillLen: 0,
+    prefillPages: [],
+    decodeLen: 0,
+    decodePages: [],
+    kvArrived: 0,
+    seqLen: 0,
+    generated: 0,
+    prefillReply: null,
+    decodeReply: null,
+    clientReply: null,
+    replyCount: { prefill: 0, decode: 0, client: 0 },
+    rejectedOnPrefill: false,
+    rejectedOnDecode: false,
+    aborted: false,
+    kvSent: false,
+    committed: false,
+    reads: [],
+    pollPeak: -1,
+    pollFailed: false,
+  };
+}
+
+/** The context at the start of a run of `scenario`: empty pools, nothing dispatched. */
+export function initialContext(scenario: Scenario): ServingContext {
+  const tenants: Record<RequestId, TenantId> = {};
+  const requests: Record<RequestId, RequestState> = {};
+  for (const r of scenario.requests) {
+    tenants[r.id] = r.tenant;
+    requests[r.id] = initialRequestState();
+  }
+  return {
+    tenants,
+    prefillPool: createPool(poolPages(scenario, 'prefill'), scenario.pageSize),
+    decodePool: createPool(poolPages(scenario, 'decode'), scenario.pageSize),
+    requests,
+  };
+}

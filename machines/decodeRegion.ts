@@ -1,0 +1,177 @@
+/**
+ * The decode side of one request, after SGLang's `disaggregation/decode.py`:
+ * intake (the same two length checks, against decode's own pool) → prealloc queue (pages for the
+ * full length are allocated and their ids sent to prefill) → transfer queue (waiting for the
+ * room) → commit on Success (`seq_len` set to the preallocated length) → running (each decode
+ * step stores one token's KV, then attends over `[0, seq_len]`) → finished, pages freed.
+ *
+ * Without `admissionRetire`, a prompt decode's scheduler rejects becomes a one-token placeholder
+ * (`placeholder`, tagged `rejected`) that is preallocated, transferred and committed like any
+ * other; `check_finished` promotes its pending abort after its first step. Commit checks only the
+ * room (there is one room per request here); `coverageCheck` (#38704) adds the check that the
+ * transferred KV covers what was preallocated. A request whose handshake or KV can no longer come
+ * (prefill has finished with it) fails on `TIMEOUT` and frees its pages.
+ *
+ * Left out: the decode radix cache, retraction, deferred release on abort, metadata slots.
+ */
+import { and, not } from 'xstate';
+import { forRequest, inState, notify, stateId } from './regionIds.ts';
+import type { RequestId } from './scenario.ts';
+import type { RegionConfig } from './servingSetup.ts';
+
+type Kind = 'admitted' | 'placeholder';
+
+function lifecycle(rid: RequestId, kind: Kind): RegionConfig {
+  const p = { rid };
+  const side = { rid, side: 'decode' } as const;
+  const fail = (release: boolean) => [
+    ...(release ? [{ type: 'releasePages', params: side } as const] : []),
+    { type: 'markAborted', params: p } as const,
+    { type: 'replyError', params: { ...side, status: 500 } } as const,
+  ];
+  const failed = stateId(rid, 'decode', 'done.failed');
+  const transferFailed = (release: boolean) => ({
+    guard: and([forRequest(rid), inState(rid, 'transfer', 'failed')]),
+    target: failed,
+    actions: fail(release),
+  });
+  const timeout = (release: boolean) => ({
+    guard: and([
+      forRequest(rid),
+      inState(rid, 'prefill', 'done'),
+      not(inState(rid, 'transfer', 'success')),
+      not(inState(rid, 'transfer', 'failed')),
+    ]),
+    target: failed,
+    actions: fail(release),
+  });
+  const end = kind === 'placeholder' ? 'done.aborted' : 'done.finished';
+  const endActions =
+    kind === 'placeholder'
+      ? [
+          { type: 'releasePages', params: side } as const,
+          { type: 'replyError', params: { ...side, status: 400 } } as const,
+        ]
+      : [
+          { type: 'releasePages', params: side } as const,
+          { type: 'replyDecodeFinished', params: p } as const,
+        ];
+  return {
+    initial: 'preallocPending',
+    tags: kind === 'placeholder' ? ['rejected'] : [],
+    states: {
+      preallocPending: {
+        on: {
+          DECODE_PREALLOC: {
+            guard: and([
+              { type: 'decodePreallocFits', params: p },
+              inState(rid, 'transfer', 'bootstrapping'),
+            ]),
+            target: 'awaitingKv',
+            actions: [{ type: 'preallocateDecode', params: p }, notify(rid, 'METADATA_SENT')],
+          },
+          DECODE_TRANSFER_FAILED: transferFailed(false),
+          TIMEOUT: timeout(false),
+        },
+      },
+      awaitingKv: {
+        on: {
+          DECODE_COMMIT: [
+            {
+              guard: and([
+                'coverageCheck',
+                { type: 'coverageIncomplete', params: p },
+                inState(rid, 'transfer', 'success'),
+              ]),
+              target: failed,
+              actions: fail(true),
+            },
+            {
+              guard: and([forRequest(rid), inState(rid, 'transfer', 'success')]),
+              target: 'running',
+              actions: { type: 'commitDecode', params: p },
+            },
+          ],
+          DECODE_TRANSFER_FAILED: transferFailed(true),
+          TIMEOUT: timeout(true),
+        },
+      },
+      running: {
+        tags: ['decoding'],
+        on: {
+          DECODE_STEP:
+            kind === 'placeholder'
+              ? {
+                  guard: { type: 'decodeStepFits', params: p },
+                  target: stateId(rid, 'decode', end),
+                  actions: [{ type: 'runDecodeStep', params: p } as const, ...endActions],
+                }
+              : {
+                  guard: { type: 'decodeStepFits', params: p },
+                  actions: { type: 'runDecodeStep', params: p },
+                },
+          DECODE_FINISH: {
+            guard: { type: 'generationDone', params: p },
+            target: stateId(rid, 'decode', end),
+            actions: endActions,
+          },
+        },
+      },
+    },
+  };
+}
+
+/** The decode-side region of request `rid`. */
+export function decodeRegion(rid: RequestId): RegionConfig {
+  const p = { rid };
+  const side = { rid, side: 'decode' } as const;
+  const reject = [
+    { type: 'markRejected', params: side } as const,
+    { type: 'replyError', params: { ...side, status: 400 } } as const,
+  ];
+  return {
+    initial: 'idle',
+    states: {
+      idle: { on: { DISPATCH: { guard: forRequest(rid), target: 'received' } } },
+      received: {
+        on: {
+          DECODE_INTAKE: [
+            {
+              guard: { type: 'tokenizerRejects', params: p },
+              target: 'done.clientError',
+              actions: reject,
+            },
+            {
+              guard: and([{ type: 'decodeSchedulerRejects', params: p }, 'admissionRetire']),
+              target: 'done.retired',
+              actions: reject,
+            },
+            {
+              guard: { type: 'decodeSchedulerRejects', params: p },
+              target: 'placeholder',
+              actions: { type: 'swapForPlaceholder', params: side },
+            },
+            {
+              guard: forRequest(rid),
+              target: 'admitted',
+              actions: { type: 'admit', params: side },
+            },
+          ],
+        },
+      },
+      admitted: lifecycle(rid, 'admitted'),
+      placeholder: lifecycle(rid, 'placeholder'),
+      done: {
+        // Entered only through explicit targets; `initial` is required of a compound state.
+        initial: 'finished',
+        states: {
+          clientError: { type: 'final', tags: ['rejected'] },
+          retired: { type: 'final', tags: ['rejected'] },
+          finished: { type: 'final' },
+          aborted: { type: 'final' },
+          failed: { type: 'final' },
+        },
+      },
+    },
+  };
+}

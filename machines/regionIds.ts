@@ -1,0 +1,36 @@
+/**
+ * Naming shared by the region factories: every request's regions live under
+ * `#serving.<rid>.<region>`, and cross-region guards test membership with `stateIn`.
+ */
+import { stateIn } from 'xstate';
+import type { InternalEvent } from './events.ts';
+import type { RequestId } from './scenario.ts';
+
+/** The composed machine's id; state-node ids start with it. */
+export const servingMachineId = 'serving';
+
+/** The four regions of one request, in document order. */
+export const requestRegions = ['router', 'prefill', 'transfer', 'decode'] as const;
+
+/** One of a request's regions. */
+export type RequestRegion = (typeof requestRegions)[number];
+
+/** The state-node id of `path` (dot-separated) inside a request's region. */
+export function stateId(rid: RequestId, region: RequestRegion, path: string): string {
+  return `#${servingMachineId}.${rid}.${region}.${path}`;
+}
+
+/** A guard that holds while the request's `region` is in `path`. */
+export function inState(rid: RequestId, region: RequestRegion, path: string) {
+  return stateIn(stateId(rid, region, path));
+}
+
+/** The guard every transition of a request's regions carries: the event is for this request. */
+export function forRequest(rid: RequestId) {
+  return { type: 'isFor', params: { rid } } as const;
+}
+
+/** The action that raises `event` for the other regions of request `rid` within the same step. */
+export function notify(rid: RequestId, event: InternalEvent['type']) {
+  return { type: 'notify', params: { rid, event } } as const;
+}

@@ -1,0 +1,84 @@
+/**
+ * The bounds of one model-checking run: tenants, requests and the sizes that decide verdicts.
+ *
+ * Lengths are abstract (a handful of tokens) but their order relations are the deployment's:
+ * prompt length against the context window, against each pool's scheduler limit
+ * (`maxReqInputLen`) and against each pool's capacity.
+ */
+
+/** A request id: a short identifier, also used as a state-node key (no dots). */
+export type RequestId = string;
+
+/** A tenant name, as a router or gateway would label the customer. */
+export type TenantId = string;
+
+/** Which server a pool or an attention read belongs to. */
+export type NodeRole = 'prefill' | 'decode';
+
+/** One client request as the router receives it. */
+export interface RequestSpec {
+  /** Unique id; letters, digits, `_` and `-`, starting with a letter. */
+  readonly id: RequestId;
+  /** The tenant that sent it. */
+  readonly tenant: TenantId;
+  /** Prompt length in tokens (at least 1). */
+  readonly promptLen: number;
+  /** Tokens to generate (`max_new_tokens`, at least 1); the first one comes from prefill. */
+  readonly outputLen: number;
+}
+
+/** The deployment, scaled down: the order relations between these numbers are what matters. */
+export interface Scenario {
+  /** Name used on the command line and in reports. */
+  readonly name: string;
+  /** One sentence saying what the scenario shows. */
+  readonly description: string;
+  /** Requests in dispatch order. */
+  readonly requests: readonly RequestSpec[];
+  /** Tokens per KV page (`--page-size`). */
+  readonly pageSize: number;
+  /** Prefill KV pool capacity in tokens (`max_total_num_tokens` on prefill). */
+  readonly prefillPoolTokens: number;
+  /** Decode KV pool capacity in tokens. */
+  readonly decodePoolTokens: number;
+  /** Advertised context window in tokens. */
+  readonly contextLen: number;
+  /** The scheduler's reserve subtracted from `max_req_len` (5 in SGLang). */
+  readonly reserve: number;
+  /** Whether a room may fail at any point before Success (dead peer, RDMA error). */
+  readonly transferFaults: boolean;
+  /** Witnesses this scenario must reach for a pass to count (see `invariants/witnesses.ts`). */
+  readonly witnesses: readonly string[];
+}
+
+/**
+ * The scheduler's input limit on one node: `min(contextLen - 1, poolTokens - 1) - reserve`
+ * (SGLang `tp_worker.py`). A prompt of this length or longer is rejected by the scheduler.
+ */
+export function maxReqInputLen(scenario: Scenario, role: NodeRole): number {
+  const pool = role === 'prefill' ? scenario.prefillPoolTokens : scenario.decodePoolTokens;
+  return Math.min(scenario.contextLen - 1, pool - 1) - scenario.reserve;
+}
+
+/** Number of pages in a node's pool (capacity rounded down to whole pages). */
+export function poolPages(scenario: Scenario, role: NodeRole): number {
+  const pool = role === 'prefill' ? scenario.prefillPoolTokens : scenario.decodePoolTokens;
+  return Math.floor(pool / scenario.pageSize);
+}
+
+/** Pages needed to hold `tokens` KV slots. */
+export function pagesFor(tokens: number, pageSize: number): number {
+  return Math.ceil(tokens / pageSize);
+}
+
+/** The request spec for `rid`; throws if the scenario has no such request (a programming error). */
+export function requestSpec(scenario: Scenario, rid: RequestId): RequestSpec {
+  const spec = scenario.requests.find((r) => r.id === rid);
+  if (!spec) throw new Error(`scenario ${scenario.name} has no request ${rid}`);
+  return spec;
+}
+
+/** Distinct tenants in first-appearance order. */
+export function tenantsOf(scenario: Scenario): TenantId[] {
+  return [...new Set(scenario.requests.map((r) => r.tenant))];
+}

@@ -1,0 +1,234 @@
+/**
+ * Pure context updates, one per engine step. The machine's `assign` actions are one-line calls
+ * to these, so the arithmetic is unit-tested apart from the statechart.
+ */
+import type { KvRead, Reply, RequestState, ServingContext } from './context.ts';
+import { allocatePages, freePages, writePositions, writersOf } from './kvPagePool.ts';
+import { type NodeRole, pagesFor, type RequestId } from './scenario.ts';
+
+/** Which side of a request an update concerns. */
+export type Side = NodeRole;
+
+function withRequest(
+  ctx: ServingContext,
+  rid: RequestId,
+  update: (r: RequestState) => RequestState,
+): ServingContext {
+  const current = ctx.requests[rid];
+  if (!current) throw new Error(`unknown request ${rid}`);
+  return { ...ctx, requests: { ...ctx.requests, [rid]: update(current) } };
+}
+
+function readKey(r: KvRead): string {
+  return `${r.node}:${String(r.page).padStart(6, '0')}:${r.writer ?? ''}`;
+}
+
+/** Adds reads to a request's ghost read set, keeping it deduplicated and sorted. */
+export function recordReads(existing: readonly KvRead[], added: readonly KvRead[]): KvRead[] {
+  const byKey = new Map<string, KvRead>();
+  for (const r of [...existing, ...added]) byKey.set(readKey(r), r);
+  return [...byKey.keys()].sort().map((k) => byKey.get(k) as KvRead);
+}
+
+/** Intake accepted on `side`: the request will compute or hold KV for `len` tokens. */
+export function admit(
+  ctx: ServingContext,
+  rid: RequestId,
+  side: Side,
+  len: number,
+): ServingContext {
+  return withRequest(ctx, rid, (r) =>
+    side === 'prefill' ? { ...r, prefillLen: len } : { ...r, decodeLen: len },
+  );
+}
+
+/**
+ * The scheduler's reject path without the admission fix: the prompt is swapped for a one-token
+ * placeholder and the request stays live with a pending abort (`set_finish_with_abort`).
+ */
+export function swapForPlaceholder(
+  ctx: ServingContext,
+  rid: RequestId,
+  side: Side,
+): ServingContext {
+  return withRequest(ctx, rid, (r) =>
+    side === 'prefill'
+      ? { ...r, prefillLen: 1, rejectedOnPrefill: true }
+      : { ...r, decodeLen: 1, rejectedOnDecode: true },
+  );
+}
+
+/** Marks a clean rejection at intake on `side` (tokenizer limit or admission retire). */
+export function markRejected(ctx: ServingContext, rid: RequestId, side: Side): ServingContext {
+  return withRequest(ctx, rid, (r) =>
+    side === 'prefill' ? { ...r, rejectedOnPrefill: true } : { ...r, rejectedOnDecode: true },
+  );
+}
+
+/** Marks an abort after intake (transfer failure, timeout, refused commit). */
+export function markAborted(ctx: ServingContext, rid: RequestId): ServingContext {
+  return withRequest(ctx, rid, (r) => ({ ...r, aborted: true }));
+}
+
+/** Records a terminal reply from one side, counting it for `singleTerminalResponse`. */
+export function reply(ctx: ServingContext, rid: RequestId, side: Side, rep: Reply): ServingContext {
+  return withRequest(ctx, rid, (r) =>
+    side === 'prefill'
+      ? {
+          ...r,
+          prefillReply: rep,
+          replyCount: { ...r.replyCount, prefill: r.replyCount.prefill + 1 },
+        }
+      : {
+          ...r,
+          decodeReply: rep,
+          replyCount: { ...r.replyCount, decode: r.replyCount.decode + 1 },
+        },
+  );
+}
+
+/** The router forwards one side's reply to the client. */
+export function forwardReply(ctx: ServingContext, rid: RequestId, from: Side): ServingContext {
+  return withRequest(ctx, rid, (r) => ({
+    ...r,
+    clientReply: (from === 'prefill' ? r.prefillReply : r.decodeReply) ?? {
+      status: 502,
+      tokens: 0,
+    },
+    replyCount: { ...r.replyCount, client: r.replyCount.client + 1 },
+  }));
+}
+
+/**
+ * The prefill forward: allocates pages for `prefillLen` tokens, writes their KV and reads them
+ * back (attention over the prompt). Returns the context unchanged if the pool cannot hold it;
+ * the machine's guard prevents that.
+ */
+export function runPrefillForward(ctx: ServingContext, rid: RequestId): ServingContext {
+  const r = ctx.requests[rid];
+  if (!r) return ctx;
+  const pool = ctx.prefillPool;
+  const got = allocatePages(pool, rid, pagesFor(r.prefillLen, pool.pageSize));
+  if (!got) return ctx;
+  const written = writePositions(got.pool, rid, got.pages, 0, r.prefillLen);
+  const reads = writersOf(written, got.pages, r.prefillLen).map(
+    (w): KvRead => ({ node: 'prefill', page: w.page, writer: w.writer }),
+  );
+  return {
+    ...withRequest(ctx, rid, (q) => ({
+      ...q,
+      prefillPages: got.pages,
+      reads: recordReads(q.reads, reads),
+    })),
+    prefillPool: written,
+  };
+}
+
+/** Frees the request's pages on `side`; slot contents stay as they are. */
+export function releasePages(ctx: ServingContext, rid: RequestId, side: Side): ServingContext {
+  const r = ctx.requests[rid];
+  if (!r) return ctx;
+  if (side === 'prefill') {
+    return {
+      ...withRequest(ctx, rid, (q) => ({ ...q, prefillPages: [] })),
+      prefillPool: freePages(ctx.prefillPool, r.prefillPages),
+    };
+  }
+  return {
+    ...withRequest(ctx, rid, (q) => ({ ...q, decodePages: [] })),
+    decodePool: freePages(ctx.decodePool, r.decodePages),
+  };
+}
+
+/** Decode preallocates pages for `decodeLen` tokens (`_pre_alloc`); their slots are not cleared. */
+export function preallocateDecode(ctx: ServingContext, rid: RequestId): ServingContext {
+  const r = ctx.requests[rid];
+  if (!r) return ctx;
+  const pool = ctx.decodePool;
+  const got = allocatePages(pool, rid, pagesFor(r.decodeLen, pool.pageSize));
+  if (!got) return ctx;
+  return {
+    ...withRequest(ctx, rid, (q) => ({ ...q, decodePages: got.pages })),
+    decodePool: got.pool,
+  };
+}
+
+/** Prefill sends its last chunk: from here on the room carries KV (ghost `kvSent`). */
+export function markKvSent(ctx: ServingContext, rid: RequestId): ServingContext {
+  return withRequest(ctx, rid, (r) => ({ ...r, kvSent: true }));
+}
+
+/**
+ * The transfer worker writes prefill's KV into decode's destination pages. It copies
+ * `min(prefillLen, decodeLen)` positions: Success means prefill sent what *it* computed, and the
+ * only reconciliation truncates the source when the destination is shorter.
+ */
+export function writeTransferredKv(ctx: ServingContext, rid: RequestId): ServingContext {
+  const r = ctx.requests[rid];
+  if (!r) return ctx;
+  const n = Math.min(r.prefillLen, r.decodeLen);
+  return {
+    ...withRequest(ctx, rid, (q) => ({ ...q, kvArrived: n })),
+    decodePool: writePositions(ctx.decodePool, rid, r.decodePages, 0, n),
+  };
+}
+
+/**
+ * Decode commits a transferred request: `seq_len` becomes the length decode preallocated for,
+ * whatever arrived, and the first output token (from prefill's aux slot) counts as generated.
+ */
+export function commitDecode(ctx: ServingContext, rid: RequestId): ServingContext {
+  return withRequest(ctx, rid, (r) => ({
+    ...r,
+    seqLen: r.decodeLen,
+    generated: 1,
+    committed: true,
+  }));
+}
+
+/** Whether the next decode step needs a fresh page, and whether one is free. */
+export function decodeStepFits(ctx: ServingContext, rid: RequestId): boolean {
+  const r = ctx.requests[rid];
+  if (!r) return false;
+  const ps = ctx.decodePool.pageSize;
+  const needsPage = Math.floor(r.seqLen / ps) >= r.decodePages.length;
+  return !needsPage || ctx.decodePool.free.length > 0;
+}
+
+/**
+ * One decode forward: store the new token's KV at position `seq_len` (taking a page when the
+ * row is full), then attend over positions `[0, seq_len]`.
+ */
+export function runDecodeStep(ctx: ServingContext, rid: RequestId): ServingContext {
+  const r = ctx.requests[rid];
+  if (!r) return ctx;
+  let pool = ctx.decodePool;
+  let pages = r.decodePages;
+  if (Math.floor(r.seqLen / pool.pageSize) >= pages.length) {
+    const got = allocatePages(pool, rid, 1);
+    if (!got) return ctx;
+    pool = got.pool;
+    pages = [...pages, ...got.pages];
+  }
+  pool = writePositions(pool, rid, pages, r.seqLen, r.seqLen + 1);
+  const reads = writersOf(pool, pages, r.seqLen + 1).map(
+    (w): KvRead => ({ node: 'decode', page: w.page, writer: w.writer }),
+  );
+  return {
+    ...withRequest(ctx, rid, (q) => ({
+      ...q,
+      decodePages: pages,
+      seqLen: q.seqLen + 1,
+      generated: q.generated + 1,
+      reads: recordReads(q.reads, reads),
+    })),
+    decodePool: pool,
+  };
+}
+
+/** Records that the room entered KVPoll `poll` (ghost for `kvPollMonotone`). */
+export function recordPoll(ctx: ServingContext, rid: RequestId, poll: number): ServingContext {
+  return withRequest(ctx, rid, (r) =>
+    poll === 0 ? { ...r, pollFailed: true } : { ...r, pollPeak: Math.max(r.pollPeak, poll) },
+  );
+}

@@ -1,0 +1,97 @@
+/**
+ * The Outcome: the plain, JSON-serialisable record a check produces and every printer and
+ * exporter consumes. Nothing in it refers to XState objects.
+ */
+
+/** A run's verdict: `incomplete` whenever a bound stopped the search before a violation. */
+export type Verdict = 'ok' | 'violation' | 'incomplete';
+
+/** A property's status: `unknown` when the search was bounded and found no violation. */
+export type PropertyStatus = 'holds' | 'violated' | 'unknown';
+
+/** Size and cost of one exploration. */
+export interface Stats {
+  /** Distinct states reached. */
+  readonly states: number;
+  /** Enabled transitions explored (edges whose target differs from their source snapshot). */
+  readonly transitions: number;
+  /** Length of the longest shortest path from the initial state. */
+  readonly depth: number;
+  /** Wall-clock milliseconds for exploration and checking. */
+  readonly ms: number;
+}
+
+/** Where each region of each request is, by dot path (`placeholder.waiting`). */
+export type RegionSnapshot = Readonly<Record<string, Readonly<Record<string, string>>>>;
+
+/** One step of a counterexample. */
+export interface TraceStep {
+  /** 1-based step number. */
+  readonly step: number;
+  /** Who acts: router, prefill scheduler, decode scheduler, transfer, timer or fault. */
+  readonly actor: string;
+  /** The event type, e.g. `PREFILL_INTAKE`. */
+  readonly event: string;
+  /** The request the event concerns. */
+  readonly rid: string;
+  /** That request's tenant. */
+  readonly tenant: string;
+  /** What changed, one sentence each: states, KVPoll, page owners and writers, reads, replies. */
+  readonly changes: readonly string[];
+  /** Every region's state after the step. */
+  readonly regions: RegionSnapshot;
+}
+
+/** A shortest path from the initial state to a state that violates a property. */
+export interface Trace {
+  /** What is wrong in the last state, with names and numbers. */
+  readonly message: string;
+  readonly steps: readonly TraceStep[];
+}
+
+/** One property's result in one run. */
+export interface PropertyResult {
+  readonly name: string;
+  readonly statement: string;
+  readonly status: PropertyStatus;
+  readonly trace?: Trace;
+}
+
+/** Whether a witness was reached in one run. */
+export interface WitnessResult {
+  readonly name: string;
+  readonly statement: string;
+  readonly reached: boolean;
+  /** The scenario requires it: an unreached required witness makes a pass vacuous. */
+  readonly required: boolean;
+}
+
+/** Why a search stopped early. */
+export interface Bound {
+  readonly reason: 'maxStates' | 'maxSeconds';
+  readonly limit: number;
+}
+
+/** The result of one scenario under one variant. */
+export interface ScenarioResult {
+  readonly scenario: string;
+  readonly variant: string;
+  readonly status: Verdict;
+  readonly stats: Stats;
+  /** Present when a bound stopped the search. */
+  readonly bound?: Bound;
+  readonly properties: readonly PropertyResult[];
+  readonly witnesses: readonly WitnessResult[];
+}
+
+/** Everything a `check` run produced, one result per scenario × variant. */
+export interface Outcome {
+  readonly results: readonly ScenarioResult[];
+}
+
+/** The verdict of several results: any violation wins, then any incomplete. */
+export function overallVerdict(results: readonly ScenarioResult[]): Verdict {
+  if (results.some((r) => r.status === 'violation')) return 'violation';
+  if (results.some((r) => r.status === 'incomplete')) return 'incomplete';
+  return 'ok';
+}

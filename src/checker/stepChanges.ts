@@ -1,0 +1,116 @@
+/**
+ * What one step changed, in sentences a reviewer reads in a step table: region states (the
+ * room's KVPoll by name), page owners and last writers, attention reads and replies.
+ */
+
+import {
+  regionPath,
+  requestIds,
+  type ServingState,
+  tenantOf,
+} from '../../invariants/vocabulary.ts';
+import type { PagePool } from '../../machines/kvPagePool.ts';
+import { requestRegions } from '../../machines/regionIds.ts';
+import type { RegionSnapshot } from './outcome.ts';
+
+const pollNames: Readonly<Record<string, string>> = {
+  unopened: 'no room',
+  bootstrapping: 'KVPoll Bootstrapping',
+  waitingForInput: 'KVPoll WaitingForInput',
+  transferring: 'KVPoll Transferring',
+  success: 'KVPoll Success',
+  failed: 'KVPoll Failed',
+};
+
+/** Every region's state, by request and region. */
+export function regionSnapshot(s: ServingState): RegionSnapshot {
+  const out: Record<string, Record<string, string>> = {};
+  for (const rid of requestIds(s)) {
+    const regions: Record<string, string> = {};
+    for (const region of requestRegions) regions[region] = regionPath(s, rid, region);
+    out[rid] = regions;
+  }
+  return out;
+}
+
+function writerLabel(s: ServingState, rid: string | null): string {
+  return rid === null ? 'nobody' : `${rid} (tenant ${tenantOf(s, rid) ?? '?'})`;
+}
+
+function poolChanges(node: string, a: PagePool, b: PagePool, next: ServingState): string[] {
+  const out: string[] = [];
+  for (let page = 0; page < b.owner.length; page++) {
+    const was = a.owner[page] ?? null;
+    const now = b.owner[page] ?? null;
+    const slots = a.writer.slice(page * a.pageSize, (page + 1) * a.pageSize);
+    if (was === null && now !== null) {
+      const kept = slots.filter((w) => w !== null);
+      const holds = kept.length ? `, still holding KV of ${[...new Set(kept)].join(', ')}` : '';
+      out.push(`${node} page ${page} allocated to ${now}${holds}`);
+    } else if (was !== null && now === null) {
+      out.push(`${node} page ${page} freed by ${was} (not scrubbed)`);
+    }
+    for (let off = 0; off < b.pageSize; off++) {
+      const slot = page * b.pageSize + off;
+      const w0 = a.writer[slot] ?? null;
+      const w1 = b.writer[slot] ?? null;
+      if (w0 !== w1) {
+        const at = b.pageSize > 1 ? ` slot ${off}` : '';
+        out.push(
+          `${node} page ${page}${at} written by ${writerLabel(next, w1)} (was ${w0 ?? 'never written'})`,
+        );
+      }
+    }
+  }
+  return out;
+}
+
+/** The changes from `a` to `b`, one sentence each, in a fixed order. */
+export function stepChanges(a: ServingState, b: ServingState): string[] {
+  const out: string[] = [];
+  for (const rid of requestIds(b)) {
+    for (const region of requestRegions) {
+      const was = regionPath(a, rid, region);
+      const now = regionPath(b, rid, region);
+      if (was === now) continue;
+      if (region === 'transfer')
+        out.push(`${rid} room: ${pollNames[was] ?? was} → ${pollNames[now] ?? now}`);
+      else out.push(`${rid} ${region}: ${was} → ${now}`);
+    }
+    const ra = a.context.requests[rid];
+    const rb = b.context.requests[rid];
+    if (!ra || !rb) continue;
+    if (rb.prefillLen === 1 && rb.rejectedOnPrefill && ra.prefillLen !== 1) {
+      out.push(`${rid} prompt swapped for a 1-token placeholder on prefill`);
+    }
+    if (rb.decodeLen === 1 && rb.rejectedOnDecode && ra.decodeLen !== 1) {
+      out.push(`${rid} prompt swapped for a 1-token placeholder on decode`);
+    }
+    if (rb.kvArrived !== ra.kvArrived)
+      out.push(`${rid}: ${rb.kvArrived} position(s) of KV arrived on decode`);
+    if (rb.committed && !ra.committed) out.push(`${rid} committed with seq_len ${rb.seqLen}`);
+  }
+  out.push(...poolChanges('prefill', a.context.prefillPool, b.context.prefillPool, b));
+  out.push(...poolChanges('decode', a.context.decodePool, b.context.decodePool, b));
+  for (const rid of requestIds(b)) {
+    const ra = a.context.requests[rid];
+    const rb = b.context.requests[rid];
+    if (!ra || !rb) continue;
+    for (const read of rb.reads.filter(
+      (x) => !ra.reads.some((y) => y.node === x.node && y.page === x.page && y.writer === x.writer),
+    )) {
+      out.push(
+        `${rid} reads ${read.node} page ${read.page}, last written by ${writerLabel(b, read.writer)}`,
+      );
+    }
+    for (const [label, before, after] of [
+      ['prefill replies', ra.prefillReply, rb.prefillReply],
+      ['decode replies', ra.decodeReply, rb.decodeReply],
+      ['client gets', ra.clientReply, rb.clientReply],
+    ] as const) {
+      if (after && after !== before)
+        out.push(`${rid} ${label} ${after.status} (${after.tokens} token(s))`);
+    }
+  }
+  return out;
+}
