@@ -6,5 +6,8 @@ export default defineConfig({
     include: ['test/**/*.test.ts'],
     testTimeout: 120_000,
     hookTimeout: 120_000,
+    // The JSON report feeds the plain `N passed, N failed` line that .ci/run prints.
+    reporters: ['default', 'json'],
+    outputFile: { json: 'out/vitest.json' },
   },
 });

@@ -3,5 +3,10 @@
 import { register } from 'tsx/esm/api';
 
 register();
+// A closed pipe (`kvcheck check | head`) ends output quietly.
+process.stdout.on('error', (e) => {
+  if (e.code === 'EPIPE') process.exit(0);
+  throw e;
+});
 const { main } = await import('../src/cli/main.ts');
 process.exitCode = await main(process.argv.slice(2));

@@ -38,11 +38,11 @@ function lifecycle(rid: RequestId, kind: Kind): RegionConfig {
       bootstrapping: {
         on: {
           PREFILL_BOOTSTRAPPED: {
-            guard: inState(rid, 'transfer', 'waitingForInput'),
+            guard: and([forRequest(rid), inState(rid, 'transfer', 'waitingForInput')]),
             target: 'waiting',
           },
           PREFILL_RELEASE: {
-            guard: inState(rid, 'transfer', 'failed'),
+            guard: and([forRequest(rid), inState(rid, 'transfer', 'failed')]),
             target: stateId(rid, 'prefill', 'done.failed'),
             actions: [
               { type: 'markAborted', params: p },
@@ -66,7 +66,7 @@ function lifecycle(rid: RequestId, kind: Kind): RegionConfig {
             kind === 'placeholder'
               ? [
                   {
-                    guard: 'retireAbortedResult',
+                    guard: and([forRequest(rid), 'retireAbortedResult']),
                     target: stateId(rid, 'prefill', 'done.retired'),
                     actions: [
                       { type: 'releasePages', params: side },
@@ -83,7 +83,7 @@ function lifecycle(rid: RequestId, kind: Kind): RegionConfig {
         on: {
           PREFILL_RELEASE: [
             {
-              guard: inState(rid, 'transfer', 'success'),
+              guard: and([forRequest(rid), inState(rid, 'transfer', 'success')]),
               target: stateId(rid, 'prefill', 'done.finished'),
               actions: [
                 { type: 'releasePages', params: side },
@@ -91,7 +91,7 @@ function lifecycle(rid: RequestId, kind: Kind): RegionConfig {
               ],
             },
             {
-              guard: inState(rid, 'transfer', 'failed'),
+              guard: and([forRequest(rid), inState(rid, 'transfer', 'failed')]),
               target: stateId(rid, 'prefill', 'done.failed'),
               actions: [
                 { type: 'releasePages', params: side },

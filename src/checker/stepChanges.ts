@@ -99,8 +99,10 @@ export function stepChanges(a: ServingState, b: ServingState): string[] {
     for (const read of rb.reads.filter(
       (x) => !ra.reads.some((y) => y.node === x.node && y.page === x.page && y.writer === x.writer),
     )) {
+      const foreign = read.writer !== null && tenantOf(b, read.writer) !== tenantOf(b, rid);
+      const mark = foreign ? ' ← another tenant’s KV' : '';
       out.push(
-        `${rid} reads ${read.node} page ${read.page}, last written by ${writerLabel(b, read.writer)}`,
+        `${rid} reads ${read.node} page ${read.page}, last written by ${writerLabel(b, read.writer)}${mark}`,
       );
     }
     for (const [label, before, after] of [

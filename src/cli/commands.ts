@@ -1,0 +1,198 @@
+/**
+ * The CLI's stages, one function per command: resolve the user's names and files, run the
+ * checker, print or write the result, and return the exit code. Argument parsing lives in
+ * `main.ts`; text lives in `render.ts`.
+ */
+import { writeFileSync } from 'node:fs';
+import { propertyNames } from '../../invariants/index.ts';
+import type { Scenario } from '../../machines/scenario.ts';
+import { findVariant, type Variant, variantNames } from '../../machines/variants.ts';
+import { findScenario, scenarios } from '../../scenarios/index.ts';
+import { expectationFor, structuralPaths } from '../../scenarios/manifest.ts';
+import { checkScenario } from '../checker/checkScenario.ts';
+import { overallVerdict, type ScenarioResult, type Verdict } from '../checker/outcome.ts';
+import { loadScenarioFile } from '../config/loadScenario.ts';
+import { findPaths, renderPaths } from '../paths/index.ts';
+import { renderResults, renderVerdictTable, type ScenarioArgs } from './render.ts';
+import { oneOf, positiveSeconds, UsageError, wholeNumber } from './usageError.ts';
+
+/** Where a command writes. */
+export interface Io {
+  readonly out: (text: string) => void;
+  readonly err: (text: string) => void;
+  readonly colour: boolean;
+}
+
+/** Exit codes shared by every command. */
+export const exitCode = { ok: 0, violation: 1, usage: 2, incomplete: 3 } as const;
+
+/** The exit code of a verdict. */
+export function exitCodeOf(verdict: Verdict): number {
+  return exitCode[verdict === 'ok' ? 'ok' : verdict === 'violation' ? 'violation' : 'incomplete'];
+}
+
+/** Options of `kvcheck check`, as parsed from the command line. */
+export interface CheckArgs {
+  readonly scenario: readonly string[];
+  readonly config: readonly string[];
+  readonly variant: readonly string[];
+  readonly invariant: readonly string[];
+  readonly maxStates?: string;
+  readonly maxSeconds?: string;
+  readonly json: boolean;
+  readonly outTrace?: string;
+}
+
+/** Built-in scenarios named by `--scenario` plus files named by `--config`; all built-ins if none. */
+export function resolveScenarios(args: {
+  readonly scenario: readonly string[];
+  readonly config: readonly string[];
+}): { scenarios: Scenario[]; reproduce: Map<string, string> } {
+  const reproduce = new Map<string, string>();
+  const chosen: Scenario[] = [];
+  const names = scenarios.map((s) => s.name);
+  for (const name of args.scenario) {
+    const s = findScenario(oneOf('scenario', name, names));
+    if (s) chosen.push(s);
+  }
+  for (const file of args.config) {
+    const s = loadScenarioFile(file);
+    if (chosen.some((c) => c.name === s.name)) {
+      throw new UsageError(
+        `${file}: scenario name "${s.name}" is already used by another scenario`,
+      );
+    }
+    chosen.push(s);
+    reproduce.set(s.name, `--config ${file}`);
+  }
+  if (args.scenario.length === 0 && args.config.length === 0) chosen.push(...scenarios);
+  return { scenarios: chosen, reproduce };
+}
+
+/** Variants named by `--variant`; all built-ins if none. */
+export function resolveVariants(names: readonly string[]): Variant[] {
+  const chosen = names.length > 0 ? names : variantNames;
+  return chosen.map((n) => findVariant(oneOf('variant', n, variantNames)) as Variant);
+}
+
+function traceFile(results: readonly ScenarioResult[]): string {
+  const traces = results.flatMap((r) =>
+    r.properties
+      .filter((p) => p.trace)
+      .map((p) => ({
+        scenario: r.scenario,
+        variant: r.variant,
+        property: p.name,
+        statement: p.statement,
+        message: p.trace?.message,
+        steps: p.trace?.steps,
+      })),
+  );
+  return `${JSON.stringify({ traces }, null, 2)}\n`;
+}
+
+/** `kvcheck check`: exhaustive check of scenarios × variants; returns the exit code. */
+export function runCheck(args: CheckArgs, io: Io): number {
+  const { scenarios: chosen, reproduce } = resolveScenarios(args);
+  const variantsChosen = resolveVariants(args.variant);
+  const properties = args.invariant.map((n) => oneOf('invariant', n, propertyNames));
+  const maxStates =
+    args.maxStates === undefined ? undefined : wholeNumber('--max-states', args.maxStates, 1);
+  const maxSeconds =
+    args.maxSeconds === undefined ? undefined : positiveSeconds('--max-seconds', args.maxSeconds);
+  const results: ScenarioResult[] = [];
+  for (const scenario of chosen) {
+    for (const variant of variantsChosen) {
+      results.push(
+        checkScenario(scenario, variant, {
+          ...(properties.length > 0 ? { properties } : {}),
+          ...(maxStates !== undefined ? { maxStates } : {}),
+          ...(maxSeconds !== undefined ? { maxSeconds } : {}),
+          requiredWitnesses: scenario.witnesses,
+        }),
+      );
+    }
+  }
+  if (args.outTrace) writeFileSync(args.outTrace, traceFile(results));
+  if (args.json) io.out(`${JSON.stringify({ results }, null, 2)}\n`);
+  else io.out(renderResults(results, reproduce, io.colour));
+  return exitCodeOf(overallVerdict(results));
+}
+
+/** Options of `kvcheck paths`. */
+export interface PathsArgs {
+  readonly variant: readonly string[];
+  readonly from: readonly string[];
+  readonly to: readonly string[];
+  readonly json: boolean;
+}
+
+/** `kvcheck paths`: structural rejected → decoding paths per variant; exit 1 if any exists. */
+export function runPaths(args: PathsArgs, io: Io): number {
+  const reports = resolveVariants(args.variant).map((v) =>
+    findPaths(v, {
+      ...(args.from.length > 0 ? { from: [...args.from] } : {}),
+      ...(args.to.length > 0 ? { to: [...args.to] } : {}),
+    }),
+  );
+  if (args.json) io.out(`${JSON.stringify({ variants: reports }, null, 2)}\n`);
+  else io.out(`${reports.map(renderPaths).join('\n\n')}\n`);
+  return reports.some((r) => r.paths.length > 0) ? exitCode.violation : exitCode.ok;
+}
+
+function expectedLabel(r: ScenarioResult): string {
+  const e = expectationFor(r.scenario, r.variant);
+  if (!e) return 'no expectation';
+  const violated = r.properties.filter((p) => p.status === 'violated').map((p) => p.name);
+  const same =
+    e.status === r.status && e.states === r.stats.states && e.violated.join() === violated.join();
+  return same ? 'as expected' : `MISMATCH (expected ${e.status}, ${e.states} states)`;
+}
+
+/**
+ * `kvcheck all` (what `npm start` runs): every built-in scenario under every built-in variant,
+ * the counterexamples, then the structural path check. Exit 0 when every verdict and state count
+ * matches the manifest in `scenarios/manifest.ts`, 1 otherwise.
+ */
+export function runAll(io: Io): number {
+  const results: ScenarioResult[] = [];
+  for (const scenario of scenarios) {
+    for (const variant of resolveVariants([])) {
+      results.push(checkScenario(scenario, variant, { requiredWitnesses: scenario.witnesses }));
+    }
+  }
+  const args: ScenarioArgs = new Map();
+  io.out('kvcheck: every built-in scenario under every built-in variant\n\n');
+  io.out(`${renderVerdictTable(results, io.colour, expectedLabel)}\n\n`);
+  io.out(renderResults(results, args, io.colour, { table: false }));
+  io.out('\nStructural path check (scenario-independent): rejected state → decoding state\n\n');
+  const reports = resolveVariants([]).map((v) => findPaths(v));
+  io.out(`${reports.map(renderPaths).join('\n\n')}\n\n`);
+  const mismatches = results.filter((r) => expectedLabel(r) !== 'as expected');
+  const pathsAsExpected = reports.every((r) => r.paths.length > 0 === structuralPaths[r.variant]);
+  if (mismatches.length === 0 && pathsAsExpected) {
+    io.out(`All ${results.length} verdicts and state counts are as expected.\n`);
+    return exitCode.ok;
+  }
+  const pathNote = pathsAsExpected ? '' : '; the structural path check differs from it too';
+  io.out(`${mismatches.length} result(s) differ from scenarios/manifest.ts${pathNote}.\n`);
+  return exitCode.violation;
+}
+
+/** `kvcheck list`: the built-in scenarios, variants, properties and witnesses. */
+export function runList(args: { readonly json: boolean }, io: Io): number {
+  if (args.json) {
+    io.out(
+      `${JSON.stringify({ scenarios, variants: resolveVariants([]), properties: propertyNames }, null, 2)}\n`,
+    );
+    return exitCode.ok;
+  }
+  const lines = ['Scenarios:'];
+  for (const s of scenarios) lines.push(`  ${s.name.padEnd(10)} ${s.description}`);
+  lines.push('', 'Variants:');
+  for (const v of resolveVariants([])) lines.push(`  ${v.name.padEnd(15)} ${v.description}`);
+  lines.push('', 'Properties:');
+  for (const name of propertyNames) lines.push(`  ${name}`);
+  io.out(`${lines.join('\n')}\n`);
+  return exitCode.ok;
+}

@@ -1,0 +1,123 @@
+/**
+ * The `kvcheck` command line: option declarations only. Each command's handler is a stage in
+ * `commands.ts`; errors from bad input become one `error: …` line and exit code 2.
+ */
+import { readFileSync } from 'node:fs';
+import { Command, CommanderError, Option } from 'commander';
+import { ConfigError } from '../config/loadScenario.ts';
+import { UnknownStateError } from '../paths/index.ts';
+import { type Io, runAll, runCheck, runList, runPaths } from './commands.ts';
+import { colourEnabled } from './style.ts';
+import { UsageError } from './usageError.ts';
+
+const collect = (value: string, previous: string[]) => [...previous, value];
+
+function version(): string {
+  const pkg = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8'));
+  return typeof pkg.version === 'string' ? pkg.version : '0.0.0';
+}
+
+/** Standard output and error of this process, coloured when stdout is a TTY. */
+export function processIo(): Io {
+  return {
+    out: (t) => process.stdout.write(t),
+    err: (t) => process.stderr.write(t),
+    colour: colourEnabled(),
+  };
+}
+
+function program(io: Io, setCode: (code: number) => void): Command {
+  const cli = new Command('kvcheck')
+    .description('Model checker for tenant isolation in disaggregated prefill/decode LLM serving')
+    .version(version())
+    .exitOverride()
+    .showHelpAfterError(false)
+    .configureOutput({ writeOut: io.out, writeErr: () => {}, outputError: () => {} });
+  cli
+    .command('check')
+    .description('explore every reachable state of scenarios × variants and check the properties')
+    .option('--scenario <name>', 'built-in scenario (repeatable; default: all)', collect, [])
+    .option('--config <file>', 'scenario file, YAML or JSON (repeatable)', collect, [])
+    .option('--variant <name>', 'engine variant (repeatable; default: all)', collect, [])
+    .option('--invariant <name>', 'property to check (repeatable; default: all)', collect, [])
+    .option('--max-states <n>', 'stop after n distinct states: verdict incomplete (default 100000)')
+    .option('--max-seconds <s>', 'stop after s seconds: verdict incomplete')
+    .option('--json', 'print the Outcome as JSON', false)
+    .option('--out-trace <file>', 'write every counterexample as JSON to file')
+    .action((opts) => setCode(runCheck(opts, io)));
+  cli
+    .command('paths')
+    .description('list statechart paths from a rejected state to a decoding state, per variant')
+    .option('--variant <name>', 'engine variant (repeatable; default: all)', collect, [])
+    .option(
+      '--from <state>',
+      'start state, region.path (repeatable; default: rejected states)',
+      collect,
+      [],
+    )
+    .option(
+      '--to <state>',
+      'end state, region.path (repeatable; default: decoding states)',
+      collect,
+      [],
+    )
+    .option('--json', 'print the paths as JSON', false)
+    .action((opts) => setCode(runPaths(opts, io)));
+  cli
+    .command('all')
+    .description(
+      'check every built-in scenario under every variant against the manifest (npm start)',
+    )
+    .action(() => setCode(runAll(io)));
+  cli
+    .command('list')
+    .description('list built-in scenarios, variants, properties and witnesses')
+    .addOption(new Option('--json', 'print as JSON').default(false))
+    .action((opts) => setCode(runList(opts, io)));
+  return cli;
+}
+
+function oneLine(text: string): string {
+  return text
+    .replace(/^error:\s*/i, '')
+    .replace(/\s*\n\s*/g, ' ')
+    .trim();
+}
+
+/** What a mistyped command or option could have been, for the one-line error. */
+function acceptedHint(cli: Command, code: string, argv: readonly string[]): string {
+  const commands = cli.commands.map((c) => c.name());
+  if (code === 'commander.unknownCommand') return `; accepted commands: ${commands.join(', ')}`;
+  if (code !== 'commander.unknownOption') return '';
+  const command = cli.commands.find((c) => c.name() === argv[0]);
+  const options = (command ?? cli).options.map((o) => o.long).filter(Boolean);
+  return `; accepted: ${[...options, '--help'].join(', ')}`;
+}
+
+/** Runs kvcheck with `argv` (without the node and script paths); resolves to the exit code. */
+export async function main(argv: readonly string[], io: Io = processIo()): Promise<number> {
+  let code = 0;
+  const cli = program(io, (c) => {
+    code = c;
+  });
+  if (argv.length === 0) {
+    io.err(`${cli.helpInformation()}`);
+    return 2;
+  }
+  try {
+    await cli.parseAsync([...argv], { from: 'user' });
+    return code;
+  } catch (e) {
+    if (e instanceof CommanderError) {
+      if (e.code === 'commander.helpDisplayed' || e.code === 'commander.version') return 0;
+      if (e.code === 'commander.help') return 0;
+      io.err(`error: ${oneLine(e.message)}${acceptedHint(cli, e.code, argv)}\n`);
+      return 2;
+    }
+    if (e instanceof UsageError || e instanceof ConfigError || e instanceof UnknownStateError) {
+      io.err(`error: ${oneLine(e.message)}\n`);
+      return 2;
+    }
+    throw e;
+  }
+}

@@ -1,0 +1,172 @@
+/**
+ * Terminal text for Outcomes: the verdict table, one block per violation (statement, what went
+ * wrong, a numbered step table, a reproduce line) and witness lines. Pure: Outcome in, text out.
+ */
+import type { PropertyResult, ScenarioResult, Trace } from '../checker/outcome.ts';
+import { paint } from './style.ts';
+
+/** How to name a scenario on a reproduce line: `--scenario NAME` or `--config FILE`. */
+export type ScenarioArgs = ReadonlyMap<string, string>;
+
+/** Left-aligns text columns (right-aligns the ones listed in `numeric`), two spaces apart. */
+export function table(
+  header: readonly string[],
+  rows: readonly (readonly string[])[],
+  numeric: readonly number[] = [],
+): string {
+  const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => (r[i] ?? '').length)));
+  const line = (cells: readonly string[]) =>
+    cells
+      .map((c, i) => (numeric.includes(i) ? c.padStart(widths[i] ?? 0) : c.padEnd(widths[i] ?? 0)))
+      .join('  ')
+      .trimEnd();
+  return [line(header), ...rows.map(line)].join('\n');
+}
+
+/** `1234567` → `1,234,567`. */
+export function count(n: number): string {
+  return n.toLocaleString('en-US');
+}
+
+/** Milliseconds as `85 ms` or `1.2 s`. */
+export function duration(ms: number): string {
+  return ms < 1000 ? `${ms} ms` : `${(ms / 1000).toFixed(1)} s`;
+}
+
+function verdictLabel(colour: boolean, status: string): string {
+  const format = status === 'ok' ? 'green' : status === 'violation' ? 'red' : 'yellow';
+  return paint(colour, format, status);
+}
+
+/** The verdict table: one row per scenario × variant, with the violated properties. */
+export function renderVerdictTable(
+  results: readonly ScenarioResult[],
+  colour: boolean,
+  expected?: (r: ScenarioResult) => string,
+): string {
+  const header = ['scenario', 'variant', 'verdict', 'states', 'transitions', 'depth', 'time'];
+  if (expected) header.push('expected');
+  header.push('violated');
+  const rows = results.map((r) => {
+    const row = [
+      r.scenario,
+      r.variant,
+      r.status,
+      count(r.stats.states),
+      count(r.stats.transitions),
+      String(r.stats.depth),
+      duration(r.stats.ms),
+    ];
+    if (expected) row.push(expected(r));
+    row.push(
+      r.properties
+        .filter((p) => p.status === 'violated')
+        .map((p) => p.name)
+        .join(', ') || '-',
+    );
+    return row;
+  });
+  const text = table(header, rows, [3, 4, 5, 6]);
+  if (!colour) return text;
+  return text
+    .split('\n')
+    .map((line, i) => {
+      const r = results[i - 1];
+      return r ? line.replace(` ${r.status} `, ` ${verdictLabel(colour, r.status)} `) : line;
+    })
+    .join('\n');
+}
+
+/** The numbered step table of a counterexample. */
+export function renderSteps(trace: Trace): string {
+  const rows: string[][] = [];
+  for (const s of trace.steps) {
+    const changes = s.changes.length > 0 ? s.changes : ['(nothing visible)'];
+    changes.forEach((c, i) => {
+      rows.push(i === 0 ? [String(s.step), s.actor, `${s.event} ${s.rid}`, c] : ['', '', '', c]);
+    });
+  }
+  return table(['step', 'actor', 'event', 'what changed'], rows, [0]);
+}
+
+function indent(text: string, by = '  '): string {
+  return text
+    .split('\n')
+    .map((l) => (l ? by + l : l))
+    .join('\n');
+}
+
+/** The command line that reproduces one property's verdict in one run. */
+export function reproduceLine(r: ScenarioResult, property: string, args: ScenarioArgs): string {
+  const scenario = args.get(r.scenario) ?? `--scenario ${r.scenario}`;
+  return `npx kvcheck check ${scenario} --variant ${r.variant} --invariant ${property}`;
+}
+
+/** One violated property: headline, statement, message, step table and reproduce line. */
+export function renderViolation(
+  r: ScenarioResult,
+  p: PropertyResult,
+  args: ScenarioArgs,
+  colour: boolean,
+): string {
+  const trace = p.trace;
+  if (!trace) return '';
+  const head = `${paint(colour, 'red', '[violation]')} ${paint(colour, 'bold', p.name)} in ${r.scenario} × ${r.variant}: ${trace.steps.length} steps`;
+  return [
+    head,
+    indent(p.statement),
+    indent(`Violated: ${trace.message}`),
+    '',
+    indent(renderSteps(trace)),
+    '',
+    indent(`Reproduce: ${reproduceLine(r, p.name, args)}`),
+  ].join('\n');
+}
+
+/** The one-line summary of a run, quint style. */
+export function renderSummaryLine(r: ScenarioResult, colour: boolean): string {
+  const where = `${r.scenario} × ${r.variant}`;
+  const size = `${count(r.stats.states)} states, ${duration(r.stats.ms)}`;
+  if (r.status === 'ok')
+    return `${paint(colour, 'green', '[ok]')} ${where}: no violation (${size})`;
+  if (r.status === 'violation') {
+    const names = r.properties.filter((p) => p.status === 'violated').map((p) => p.name);
+    return `${paint(colour, 'red', '[violation]')} ${where}: ${names.join(', ')} (${size})`;
+  }
+  const why = r.bound
+    ? `stopped at --${r.bound.reason === 'maxStates' ? 'max-states' : 'max-seconds'} ${r.bound.limit}`
+    : 'bounded';
+  return `${paint(colour, 'yellow', '[incomplete]')} ${where}: ${why}; nothing is proven (${size})`;
+}
+
+/** Witness lines: which situations were reached, and a warning for a required one that was not. */
+export function renderWitnesses(r: ScenarioResult, colour: boolean): string {
+  const marks = r.witnesses.map((w) => `${w.name} ${w.reached ? 'reached' : 'not reached'}`);
+  const lines = [`  witnesses: ${marks.join('; ')}`];
+  for (const w of r.witnesses) {
+    if (w.required && !w.reached && r.status !== 'incomplete') {
+      lines.push(
+        `  ${paint(colour, 'yellow', 'warning:')} required witness ${w.name} was not reached: the pass may be vacuous`,
+      );
+    }
+  }
+  return lines.join('\n');
+}
+
+/** The full human report of a set of results (the verdict table first unless `table: false`). */
+export function renderResults(
+  results: readonly ScenarioResult[],
+  args: ScenarioArgs,
+  colour: boolean,
+  options: { readonly table?: boolean } = {},
+): string {
+  const parts = options.table === false ? [] : [renderVerdictTable(results, colour), ''];
+  for (const r of results) {
+    parts.push(renderSummaryLine(r, colour), renderWitnesses(r, colour));
+    for (const p of r.properties) {
+      if (p.status === 'violated') parts.push('', renderViolation(r, p, args, colour));
+    }
+    parts.push('');
+  }
+  return parts.join('\n');
+}

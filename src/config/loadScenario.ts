@@ -1,0 +1,254 @@
+/**
+ * Loads a user's scenario file (YAML or JSON) into a `Scenario`, or fails with one line that
+ * names the file, the field and what is accepted.
+ *
+ * The accepted shape (every key at its place; unknown keys are errors; docs/scenario-format.md
+ * has the full table):
+ *
+ * ```yaml
+ * name: my-deployment            # required, 1-64 chars, [A-Za-z0-9_.-]
+ * description: "…"               # optional, default ""
+ * contextLen: 10                 # integer >= 2
+ * prefillPoolTokens: 8           # integer >= 1
+ * decodePoolTokens: 10           # integer >= 1
+ * pageSize: 1                    # integer >= 1, and each pool must hold at least one page
+ * reserve: 5                     # integer >= 0, default 5
+ * transferFaults: false          # optional, default false
+ * witnesses: [someRequestRejected]   # optional, default []; each one of witnessNames
+ * requests:                      # 1..4 requests (more are beyond the reference engine)
+ *   - { id: a1, tenant: A, promptLen: 1, outputLen: 2 }
+ * ```
+ *
+ * Request ids are unique and match `^[A-Za-z][A-Za-z0-9_-]{0,31}$` (they become state-node
+ * keys: no dots); a tenant is a string of 1 to 32 characters; promptLen and outputLen are
+ * integers >= 1. Numbers must be integers in the file: `1.5`, `-1` and `"3"` are errors.
+ *
+ * Only the first problem is reported: the first in the order of the fields above as listed in
+ * `Scenario` (name, description, requests, pageSize, …), except that an unknown key is reported
+ * before any problem inside the mapping that holds it (a misspelt key also leaves a required key
+ * missing, and the misspelling is the cause). Cross-field checks (duplicate ids, a pool smaller
+ * than one page) run only on a file whose fields are each valid.
+ */
+import { readFileSync } from 'node:fs';
+import { extname } from 'node:path';
+import { type ParseError, parse as parseJsonc, printParseErrorCode } from 'jsonc-parser';
+import { LineCounter, parseDocument } from 'yaml';
+import { z } from 'zod';
+import { witnessNames } from '../../invariants/index.ts';
+import type { Scenario } from '../../machines/scenario.ts';
+import { describeProblem } from './describeProblem.ts';
+
+/**
+ * A scenario file that cannot be used. The message is one line (line breaks are folded into
+ * spaces): the file, then the field as a path such as `requests[1].promptLen`, then what is
+ * accepted and what was found. The CLI prints it as `error: <message>` and exits with 2.
+ */
+export class ConfigError extends Error {
+  override readonly name = 'ConfigError';
+
+  constructor(message: string) {
+    super(message.replace(/\s*[\r\n]+\s*/g, ' '));
+  }
+}
+
+/** The file formats `parseScenario` reads. */
+export type ScenarioFormat = 'yaml' | 'json';
+
+const maxRequests = 4;
+
+const mustBeInteger = (min: number) => {
+  const error = `must be an integer >= ${min}`;
+  return z.int({ error }).min(min, { error });
+};
+
+/** What a mapping accepts: `accepted: k1, k2, …` for an unknown key, `ifNotMapping` otherwise. */
+const mappingError = (keys: readonly string[], ifNotMapping: string) => ({
+  error: (issue: { code: string }) =>
+    issue.code === 'unrecognized_keys' ? `accepted: ${keys.join(', ')}` : ifNotMapping,
+});
+
+const idError = 'must start with a letter, then up to 31 letters, digits, "_" or "-" (no dots)';
+const tenantError = 'must be a string of 1 to 32 characters';
+
+const requestShape = {
+  id: z.string({ error: idError }).regex(/^[A-Za-z][A-Za-z0-9_-]{0,31}$/, { error: idError }),
+  tenant: z
+    .string({ error: tenantError })
+    .min(1, { error: tenantError })
+    .max(32, { error: tenantError }),
+  promptLen: mustBeInteger(1),
+  outputLen: mustBeInteger(1),
+};
+const requestKeys = Object.keys(requestShape);
+
+const nameError = 'must be 1 to 64 characters, each a letter, digit, "_", "." or "-"';
+const requestsError = `must be a list of 1 to ${maxRequests} requests`;
+const witnessError = `must be one of ${witnessNames.join(', ')}`;
+
+/** Fields in `Scenario` order, which is also the order in which problems are reported. */
+const scenarioShape = {
+  name: z.string({ error: nameError }).regex(/^[A-Za-z0-9_.-]{1,64}$/, { error: nameError }),
+  description: z.string({ error: 'must be a string' }).default(''),
+  requests: z
+    .array(
+      z.strictObject(
+        requestShape,
+        mappingError(requestKeys, `must be a mapping with keys ${requestKeys.join(', ')}`),
+      ),
+      { error: requestsError },
+    )
+    .min(1, { error: requestsError })
+    .max(maxRequests, { error: requestsError }),
+  pageSize: mustBeInteger(1),
+  prefillPoolTokens: mustBeInteger(1),
+  decodePoolTokens: mustBeInteger(1),
+  contextLen: mustBeInteger(2),
+  reserve: mustBeInteger(0).default(5),
+  transferFaults: z.boolean({ error: 'must be true or false' }).default(false),
+  witnesses: z
+    .array(z.enum(witnessNames, { error: witnessError }), {
+      error: 'must be a list of witness names',
+    })
+    .default([]),
+};
+const scenarioKeys = Object.keys(scenarioShape);
+
+/**
+ * The zod schema of a scenario file: strict objects (an unknown key is an error), messages in
+ * plain words (`must be an integer >= 1`), defaults filled in (`description: ""`, `reserve: 5`,
+ * `transferFaults: false`, `witnesses: []`), and the cross-field checks: request ids are unique
+ * and each pool holds at least one page (`prefillPoolTokens` and `decodePoolTokens` >=
+ * `pageSize`). Its output is a `Scenario`. Use `parseScenario` for the file-level message.
+ */
+export const scenarioSchema = z
+  .strictObject(scenarioShape, mappingError(scenarioKeys, 'must be a mapping of scenario fields'))
+  .superRefine((s, ctx) => {
+    const firstWithId = new Map<string, number>();
+    s.requests.forEach((r, i) => {
+      const first = firstWithId.get(r.id);
+      if (first === undefined) firstWithId.set(r.id, i);
+      else {
+        const message = `must be unique; requests[${first}] has the same id`;
+        ctx.addIssue({ code: 'custom', path: ['requests', i, 'id'], message });
+      }
+    });
+    for (const pool of ['prefillPoolTokens', 'decodePoolTokens'] as const) {
+      if (s[pool] < s.pageSize) {
+        const message = `must be >= pageSize (${s.pageSize}) so that the pool holds at least one page`;
+        ctx.addIssue({ code: 'custom', path: [pool], message });
+      }
+    }
+  });
+
+/**
+ * Parses the text of a scenario file. `source` names the file in messages and, when `format` is
+ * not given, decides the format by its extension: `.yaml` or `.yml` is YAML, `.json` is JSON
+ * (case-insensitive); any other extension is a ConfigError. Throws a ConfigError for a syntax
+ * error (with line and column), an empty file, or the first problem the schema finds.
+ */
+export function parseScenario(text: string, source: string, format?: ScenarioFormat): Scenario {
+  const data =
+    (format ?? formatOf(source)) === 'yaml' ? readYaml(text, source) : readJson(text, source);
+  const result = scenarioSchema.safeParse(data);
+  if (result.success) return result.data;
+  throw new ConfigError(`${source}: ${describeProblem(result.error.issues, data)}`);
+}
+
+/**
+ * Reads and parses the scenario file at `path` (format by extension, as `parseScenario`). A file
+ * with another extension, or one that is missing or unreadable, is a ConfigError naming `path`.
+ */
+export function loadScenarioFile(path: string): Scenario {
+  const format = formatOf(path);
+  let text: string;
+  try {
+    text = readFileSync(path, 'utf8');
+  } catch (e) {
+    throw new ConfigError(`${path}: cannot read the file (${readFailure(e)})`);
+  }
+  return parseScenario(text, path, format);
+}
+
+function formatOf(source: string): ScenarioFormat {
+  const ext = extname(source).toLowerCase();
+  if (ext === '.yaml' || ext === '.yml') return 'yaml';
+  if (ext === '.json') return 'json';
+  const found = ext === '' ? 'no file extension' : `unsupported file extension "${ext}"`;
+  throw new ConfigError(`${source}: ${found}; accepted: .yaml, .yml, .json`);
+}
+
+function readFailure(e: unknown): string {
+  const code = e instanceof Error && 'code' in e ? e.code : undefined;
+  if (code === 'ENOENT') return 'no such file or directory';
+  if (code === 'EACCES') return 'permission denied';
+  if (code === 'EISDIR') return 'it is a directory';
+  if (typeof code === 'string') return code;
+  return e instanceof Error ? e.message : String(e);
+}
+
+const emptyFile = `file is empty; expected a mapping with keys ${scenarioKeys.join(', ')}`;
+
+function readYaml(text: string, source: string): unknown {
+  const lineCounter = new LineCounter();
+  const doc = parseDocument(text, { lineCounter, prettyErrors: false });
+  const [error] = doc.errors;
+  if (error !== undefined) {
+    const { line, col } = lineCounter.linePos(error.pos[0]);
+    throw new ConfigError(
+      `${source}: invalid YAML at line ${line}, column ${col}: ${lowerFirst(error.message)}`,
+    );
+  }
+  if (doc.contents === null) throw new ConfigError(`${source}: ${emptyFile}`);
+  try {
+    return doc.toJS();
+  } catch (e) {
+    // Aliases are resolved here, not while parsing: an unknown anchor or an alias bomb.
+    throw new ConfigError(
+      `${source}: invalid YAML: ${lowerFirst(e instanceof Error ? e.message : String(e))}`,
+    );
+  }
+}
+
+/** jsonc-parser's error codes, in words. */
+const jsonProblems: Readonly<Record<string, string>> = {
+  InvalidSymbol: 'unexpected character',
+  InvalidNumberFormat: 'invalid number',
+  PropertyNameExpected: 'expected a key in double quotes',
+  ValueExpected: 'expected a value',
+  ColonExpected: 'expected ":"',
+  CommaExpected: 'expected ","',
+  CloseBraceExpected: 'expected "}"',
+  CloseBracketExpected: 'expected "]"',
+  EndOfFileExpected: 'expected the end of the file',
+  InvalidCommentToken: 'comments are not allowed in JSON',
+  UnexpectedEndOfComment: 'comment is never closed',
+  UnexpectedEndOfString: 'string is never closed',
+  UnexpectedEndOfNumber: 'number is cut short',
+  InvalidUnicode: 'invalid \\u escape',
+  InvalidEscapeCharacter: 'invalid escape sequence in string',
+  InvalidCharacter: 'line break or control character inside a string',
+};
+
+function readJson(text: string, source: string): unknown {
+  const body = text.startsWith('\uFEFF') ? text.slice(1) : text;
+  if (body.trim() === '') throw new ConfigError(`${source}: ${emptyFile}`);
+  const errors: ParseError[] = [];
+  const value: unknown = parseJsonc(body, errors, {
+    allowTrailingComma: false,
+    disallowComments: true,
+    allowEmptyContent: false,
+  });
+  const [first] = errors;
+  if (first === undefined) return value;
+  const before = body.slice(0, first.offset);
+  const line = before.split('\n').length;
+  const col = first.offset - before.lastIndexOf('\n');
+  const code = printParseErrorCode(first.error);
+  const at = JSON.stringify(body.charAt(first.offset));
+  const reason = `${jsonProblems[code] ?? code}${code === 'InvalidSymbol' ? ` ${at}` : ''}`;
+  throw new ConfigError(`${source}: invalid JSON at line ${line}, column ${col}: ${reason}`);
+}
+
+function lowerFirst(text: string): string {
+  return text.charAt(0).toLowerCase() + text.slice(1);
+}

@@ -1,0 +1,118 @@
+/**
+ * Guards read three-valued on a product configuration, with every data guard left open.
+ * Switch guards come from the variant, `stateIn` from the configuration, `isFor` is true (the
+ * event is for this request), any other named guard is unknown. Which transition fires is decided
+ * by case-splitting on the unknown data guards, so one data guard tested twice in a candidate
+ * list (`and(prefillSchedulerRejects, admissionRetire)`, then `prefillSchedulerRejects`) keeps
+ * one value: plain Kleene logic would let the placeholder branch fire under `fixed`.
+ */
+import { and, not, or, stateIn } from 'xstate';
+import { switchGuards } from '../../machines/servingSetup.ts';
+import type { Variant } from '../../machines/variants.ts';
+import { type Chart, type ChartNode, type Config, isActive } from './statechart.ts';
+
+/** A compiled guard. */
+export type Guard =
+  | { readonly op: 'const'; readonly value: boolean }
+  | { readonly op: 'atom'; readonly key: string }
+  | { readonly op: 'in'; readonly node: ChartNode }
+  | { readonly op: 'and' | 'or' | 'not'; readonly args: readonly Guard[] };
+
+/** Three-valued truth: `undefined` is unknown. */
+export type Truth = boolean | undefined;
+
+/** Values assumed for data guards, keyed by guard name and params. */
+export type Facts = ReadonlyMap<string, boolean>;
+
+/** A guard as XState stores it: a name, `{ type, params }`, or an `and`/`or`/`not`/`stateIn`. */
+interface GuardShape {
+  readonly type?: unknown;
+  readonly params?: unknown;
+  readonly check?: unknown;
+  readonly guards?: readonly unknown[];
+  readonly stateValue?: unknown;
+}
+
+// XState marks its guard combinators by their `check` function; compare against its own.
+const checkOf = (g: unknown): unknown => (g as GuardShape).check;
+const combinators = [
+  ['and', checkOf(and([]))],
+  ['or', checkOf(or([]))],
+  ['not', checkOf(not('isFor'))],
+] as const;
+const stateInCheck = checkOf(stateIn('#paths'));
+
+function switchValue(name: (typeof switchGuards)[number], v: Variant): boolean {
+  switch (name) {
+    case 'admissionRetire':
+    case 'retireAbortedResult':
+    case 'coverageCheck':
+      return v.switches[name];
+    case 'routerFailFast':
+      return v.switches.routerPolicy === 'failFast';
+    case 'transferFaultsEnabled':
+      return true; // a fault is possible in any deployment
+  }
+}
+
+function named(type: string, params: unknown, variant: Variant): Guard {
+  if (type === 'isFor') return { op: 'const', value: true };
+  const sw = switchGuards.find((g) => g === type);
+  if (sw) return { op: 'const', value: switchValue(sw, variant) };
+  return { op: 'atom', key: `${type}${JSON.stringify(params ?? null)}` };
+}
+
+/** Compiles an XState guard of `chart`'s machine; a missing guard is `true`. */
+export function compileGuard(g: unknown, chart: Chart): Guard {
+  if (g === undefined) return { op: 'const', value: true };
+  if (typeof g === 'string') return named(g, undefined, chart.variant);
+  const s = g as GuardShape;
+  const node =
+    s.check === stateInCheck && typeof s.stateValue === 'string'
+      ? chart.byId.get(s.stateValue.replace(/^#/, ''))
+      : undefined;
+  if (node) return { op: 'in', node };
+  const comb = combinators.find(([, check]) => check === s.check);
+  if (comb) return { op: comb[0], args: (s.guards ?? []).map((a) => compileGuard(a, chart)) };
+  if (typeof s.type === 'string') return named(s.type, s.params, chart.variant);
+  throw new Error(`paths: unsupported guard ${String(g)}`);
+}
+
+/** Kleene evaluation of `g` in `config`, data guards read from `facts` (absent: unknown). */
+export function evaluate(g: Guard, config: Config, facts: Facts): Truth {
+  if (g.op === 'const') return g.value;
+  if (g.op === 'atom') return facts.get(g.key);
+  if (g.op === 'in') return isActive(config, g.node);
+  const vs = g.args.map((a) => evaluate(a, config, facts));
+  if (g.op === 'not') return vs[0] === undefined ? undefined : !vs[0];
+  const dominant = g.op === 'or';
+  if (vs.includes(dominant)) return dominant;
+  return vs.includes(undefined) ? undefined : !dominant;
+}
+
+function openAtom(g: Guard, facts: Facts): string | undefined {
+  if (g.op === 'atom') return facts.has(g.key) ? undefined : g.key;
+  if (g.op === 'const' || g.op === 'in') return undefined;
+  return g.args.map((a) => openAtom(a, facts)).find((k) => k !== undefined);
+}
+
+/**
+ * The transitions that can fire among `candidates` (document order, deepest state first):
+ * XState takes the first whose guard is true, so a candidate can fire when its guard can be true
+ * while every earlier one is false. `undefined` in the result: none fires, the region stays.
+ */
+export function firing<C extends { readonly guard: Guard }>(
+  candidates: readonly C[],
+  config: Config,
+  facts: Facts = new Map(),
+): (C | undefined)[] {
+  for (const c of candidates) {
+    const v = evaluate(c.guard, config, facts);
+    if (v === false) continue;
+    const atom = openAtom(c.guard, facts);
+    if (v === true || atom === undefined) return [c];
+    const cases = [true, false].map((b) => new Map(facts).set(atom, b));
+    return [...new Set(cases.flatMap((f) => firing(candidates, config, f)))];
+  }
+  return [undefined];
+}

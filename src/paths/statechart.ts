@@ -1,0 +1,116 @@
+/**
+ * The statechart of one request, read from the composed machine: its four regions (router,
+ * prefill, transfer, decode) as plain state nodes, and the configurations of their product.
+ * This is the only file that looks at XState's StateNode objects, through the small interfaces
+ * below and one `unknown` cast.
+ */
+import { requestRegions } from '../../machines/regionIds.ts';
+import type { Scenario } from '../../machines/scenario.ts';
+import { createServingMachine } from '../../machines/servingMachine.ts';
+import type { Variant } from '../../machines/variants.ts';
+
+/** The parts of an XState StateNode the path check reads. */
+export interface ChartNode {
+  readonly id: string;
+  /** `[rid, region, ...]` below the root. */
+  readonly path: readonly string[];
+  readonly tags: readonly string[];
+  readonly states: Readonly<Record<string, ChartNode>>;
+  readonly parent?: ChartNode;
+  readonly initial?: { readonly target: readonly ChartNode[] };
+  /** Event type → transitions in document order. */
+  readonly transitions: ReadonlyMap<string, readonly ChartTransition[]>;
+  readonly always?: unknown;
+}
+
+/** The parts of an XState TransitionDefinition the path check reads. */
+export interface ChartTransition {
+  readonly guard?: unknown;
+  /** Undefined for a targetless transition (no change of state). */
+  readonly target?: readonly ChartNode[];
+  readonly actions: readonly unknown[];
+}
+
+/** One request's statechart under one variant. */
+export interface Chart {
+  readonly variant: Variant;
+  /** The region nodes, in `requestRegions` order. */
+  readonly regions: readonly ChartNode[];
+  /** Every state node of the machine by id (`serving.r1.prefill.placeholder`). */
+  readonly byId: ReadonlyMap<string, ChartNode>;
+  /** Every state node inside a region by `region.path`, in document order. */
+  readonly states: ReadonlyMap<string, ChartNode>;
+}
+
+/** A product configuration: the current leaf of each region, in `requestRegions` order. */
+export type Config = readonly ChartNode[];
+
+const rid = 'r1';
+
+/** Any valid one-request scenario: only the statechart's shape is read, never its data. */
+const probe: Scenario = {
+  name: 'paths-probe',
+  description: 'One request, to build the per-request statechart.',
+  requests: [{ id: rid, tenant: 'T', promptLen: 1, outputLen: 2 }],
+  pageSize: 1,
+  prefillPoolTokens: 10,
+  decodePoolTokens: 10,
+  contextLen: 10,
+  reserve: 5,
+  transferFaults: true,
+  witnesses: [],
+};
+
+function descendants(node: ChartNode): ChartNode[] {
+  return Object.values(node.states).flatMap((child) => [child, ...descendants(child)]);
+}
+
+/** The statechart of one request of the composed machine built for `variant`. */
+export function chartOf(variant: Variant): Chart {
+  const root = createServingMachine(probe, variant).root as unknown as ChartNode;
+  const regions = requestRegions.map((r) => {
+    const node = root.states[rid]?.states[r];
+    if (!node) throw new Error(`paths: the composed machine has no region ${rid}.${r}`);
+    return node;
+  });
+  const byId = new Map([root, ...descendants(root)].map((n) => [n.id, n]));
+  const states = new Map(regions.flatMap(descendants).map((n) => [statePath(n), n]));
+  return { variant, regions, byId, states };
+}
+
+/** `region.path` of a state node: `prefill.placeholder.bootstrapping`. */
+export function statePath(node: ChartNode): string {
+  return node.path.slice(1).join('.');
+}
+
+/** The path of a state node inside its region: `placeholder.bootstrapping`. */
+export function localPath(node: ChartNode): string {
+  return node.path.slice(2).join('.');
+}
+
+/** Index of the node's region in `requestRegions`, or -1 above the regions. */
+export function regionIndex(node: ChartNode): number {
+  return (requestRegions as readonly (string | undefined)[]).indexOf(node.path[1]);
+}
+
+/** Whether `node` is `ancestor` or lies below it. */
+export function within(node: ChartNode, ancestor: ChartNode): boolean {
+  return node === ancestor || (node.parent !== undefined && within(node.parent, ancestor));
+}
+
+/** Whether `node` is active in `config`: the current leaf of its region is it or below it. */
+export function isActive(config: Config, node: ChartNode): boolean {
+  const leaf = config[regionIndex(node)];
+  return leaf === undefined || within(leaf, node);
+}
+
+/** The leaf entered when `node` is entered: follow `initial` down to an atomic state. */
+export function initialLeaf(node: ChartNode): ChartNode {
+  const next = node.initial?.target[0];
+  return next ? initialLeaf(next) : node;
+}
+
+/** A stable key for a configuration. */
+export function configKey(config: Config): string {
+  return config.map((n) => n.id).join('|');
+}

@@ -1,0 +1,243 @@
+/**
+ * The structural path check: which variants let a rejected request reach decoding, whatever the
+ * scenario. Counts are pinned, as a regression record of the statecharts' shape; a soundness test
+ * checks that the structural graph contains every step the reference checker takes.
+ */
+import { valuePath } from '../../invariants/vocabulary.ts';
+import type { Scenario } from '../../machines/scenario.ts';
+import { findVariant, type Variant, variants } from '../../machines/variants.ts';
+import { band, incident } from '../../scenarios/index.ts';
+import { exploreScenario } from '../../src/checker/stateGraph.ts';
+import {
+  findPaths,
+  type LifecyclePath,
+  type PathsReport,
+  renderPaths,
+  UnknownStateError,
+} from '../../src/paths/index.ts';
+import { productGraph } from '../../src/paths/productGraph.ts';
+
+function variant(name: string): Variant {
+  const v = findVariant(name);
+  if (!v) throw new Error(name);
+  return v;
+}
+
+const events = (p: LifecyclePath) => p.steps.map((s) => s.event);
+const between = (r: PathsReport, from: string, to: string) =>
+  r.paths.filter((p) => p.from === from && p.to === to);
+const handshake = [
+  'PREFILL_INTAKE',
+  'DECODE_PREALLOC',
+  'PREFILL_BOOTSTRAPPED',
+  'PREFILL_FORWARD',
+  'SEND_KV',
+  'KV_WRITE_DONE',
+  'DECODE_COMMIT',
+];
+
+describe('findPaths', () => {
+  it('finds the placeholder path from rejection to decoding under incident-2026', () => {
+    const found = between(
+      findPaths(variant('incident-2026')),
+      'prefill.placeholder',
+      'decode.admitted.running',
+    );
+    expect(found.length).toBeGreaterThan(0);
+    // The shortest starts after DECODE_INTAKE: decode took the request before prefill rejected it.
+    expect(events(found[0] as LifecyclePath)).toEqual(handshake);
+    expect(found[0]?.steps[0]?.moves).toEqual([
+      { region: 'prefill', from: 'received', to: 'placeholder.bootstrapping' },
+      { region: 'transfer', from: 'unopened', to: 'bootstrapping' },
+    ]);
+    const withIntake = found.find((p) => events(p).includes('DECODE_INTAKE'));
+    expect(withIntake && events(withIntake)).toEqual([
+      'PREFILL_INTAKE',
+      'DECODE_INTAKE',
+      ...handshake.slice(1),
+    ]);
+  });
+
+  it('keeps the handshake order on every path from the prefill placeholder', () => {
+    for (const p of findPaths(variant('incident-2026'), { from: ['prefill.placeholder'] }).paths) {
+      expect(events(p).filter((e) => handshake.includes(e))).toEqual(handshake);
+    }
+  });
+
+  it.each(['fixed', 'fixed-coverage'])('finds no path under %s', (name) => {
+    expect(findPaths(variant(name)).paths).toEqual([]);
+  });
+
+  it('finds no path from the prefill placeholder under retire-only, whose SEND_KV is retired', () => {
+    expect(findPaths(variant('retire-only'), { from: ['prefill.placeholder'] }).paths).toEqual([]);
+  });
+
+  it('finds the decode-side placeholder path under retire-only, which #36988 does not close', () => {
+    // #36988 retires aborted prefill results only. With admission retire off, a prompt that only
+    // decode's (smaller) pool rejects becomes a one-token decode placeholder; an admitted prefill
+    // sends its KV, decode commits and runs one step, then aborts. It reads only its own slot.
+    const r = findPaths(variant('retire-only'));
+    expect(r.paths.length).toBeGreaterThan(0);
+    for (const p of r.paths)
+      expect([p.from, p.to]).toEqual(['decode.placeholder', 'decode.placeholder.running']);
+  });
+
+  it('finds paths under coverage-only from both placeholders', () => {
+    // Decode's own placeholder preallocates one token, so one token of KV covers it and the
+    // coverage check passes. From the prefill placeholder to an admitted decode the check reads
+    // `coverageIncomplete`, a data guard the structural check leaves open: it fails only when the
+    // prompt itself is one token, a degenerate deployment, but structurally the edge exists.
+    const r = findPaths(variant('coverage-only'));
+    expect(between(r, 'decode.placeholder', 'decode.placeholder.running').length).toBeGreaterThan(
+      0,
+    );
+    expect(between(r, 'prefill.placeholder', 'decode.admitted.running').length).toBeGreaterThan(0);
+  });
+
+  it('pins the configurations and paths of every built-in variant', () => {
+    const counts = variants.map((v) => {
+      const r = findPaths(v);
+      return [v.name, r.configurations, r.paths.length, r.truncated];
+    });
+    expect(counts).toEqual([
+      ['incident-2026', 97, 16, false],
+      ['fixed', 57, 0, false],
+      ['fixed-coverage', 60, 0, false],
+      ['retire-only', 90, 4, false],
+      ['coverage-only', 101, 16, false],
+    ]);
+  });
+
+  it('defaults to every state tagged rejected and every state tagged decoding', () => {
+    const r = findPaths(variant('fixed'));
+    expect(r.from).toEqual([
+      'prefill.placeholder',
+      'prefill.done.clientError',
+      'prefill.done.retired',
+      'decode.placeholder',
+      'decode.done.clientError',
+      'decode.done.retired',
+    ]);
+    expect(r.to).toEqual(['decode.admitted.running', 'decode.placeholder.running']);
+    expect([r.fromLabel, r.toLabel]).toEqual(['a rejected state', 'a decoding state']);
+  });
+
+  it('starts each path with the step that enters its from-state and stops at the first to-state', () => {
+    for (const p of findPaths(variant('incident-2026')).paths) {
+      const [region, ...rest] = p.from.split('.');
+      const entered = p.steps[0]?.moves.find((m) => m.region === region);
+      expect(entered?.to.startsWith(rest.join('.'))).toBe(true);
+      const decode = p.steps.flatMap((s) => s.moves).filter((m) => m.region === 'decode');
+      expect(decode.filter((m) => m.to.endsWith('running'))).toHaveLength(1);
+      expect(`decode.${decode.at(-1)?.to}`).toBe(p.to);
+    }
+  });
+
+  it('returns paths shortest first, then by events, without duplicates', () => {
+    const { paths } = findPaths(variant('incident-2026'));
+    const keys = paths.map((p) => [p.steps.length, events(p).join(' ')] as const);
+    const sorted = [...keys].sort(
+      (a, b) => a[0] - b[0] || (a[1] < b[1] ? -1 : a[1] > b[1] ? 1 : 0),
+    );
+    expect(keys).toEqual(sorted);
+    expect(new Set(paths.map((p) => JSON.stringify(p.steps))).size).toBe(paths.length);
+  });
+
+  it('keeps the shortest paths and flags truncation when maxPaths caps the search', () => {
+    const all = findPaths(variant('incident-2026'));
+    const capped = findPaths(variant('incident-2026'), { maxPaths: 2 });
+    expect(capped.paths).toEqual(all.paths.slice(0, 2));
+    expect([capped.truncated, all.truncated]).toEqual([true, false]);
+  });
+
+  it('matches a custom from-state by its descendants too', () => {
+    const r = findPaths(variant('incident-2026'), {
+      from: ['prefill.placeholder.forwarded'],
+      to: ['decode.admitted'],
+    });
+    expect(r.fromLabel).toBe('prefill.placeholder.forwarded');
+    expect(r.paths.length).toBeGreaterThan(0);
+    for (const p of r.paths) expect(p.steps[0]?.event).toBe('PREFILL_FORWARD');
+  });
+
+  it('rejects an unknown state path, naming it and listing the accepted ones', () => {
+    const call = () => findPaths(variant('fixed'), { to: ['decode.runing'] });
+    expect(call).toThrow(UnknownStateError);
+    expect(call).toThrow(
+      /unknown state "decode\.runing"; accepted states: router\.idle, .*decode\.admitted\.running/,
+    );
+  });
+});
+
+describe('renderPaths', () => {
+  it('prints a violation headline, then the shortest path of each from → to pair as numbered steps', () => {
+    const text = renderPaths(findPaths(variant('incident-2026')));
+    const lines = text.split('\n');
+    expect(lines[0]).toBe(
+      '[violation] incident-2026: 16 path(s) from a rejected state to a decoding state (checked 97 configurations)',
+    );
+    expect(lines).toContain(
+      '  1. PREFILL_INTAKE  prefill: received → placeholder.bootstrapping; transfer: unopened → bootstrapping',
+    );
+    expect(lines.filter((l) => l.endsWith('shortest path (7 steps):'))).toEqual([
+      'prefill.placeholder → decode.admitted.running, shortest path (7 steps):',
+      'prefill.placeholder → decode.placeholder.running, shortest path (7 steps):',
+      'decode.placeholder → decode.placeholder.running, shortest path (7 steps):',
+    ]);
+    expect(lines.at(-1)).toBe('… and 13 longer or reordered path(s) (use --json)');
+  });
+
+  it('prints an ok headline with the number of configurations checked', () => {
+    expect(renderPaths(findPaths(variant('fixed')))).toBe(
+      '[ok] fixed: no path from a rejected state to a decoding state (checked 57 configurations)',
+    );
+  });
+});
+
+/** Prefill admits what decode's smaller pool rejects: the decode-side placeholder is reachable. */
+const decodeRejects: Scenario = {
+  name: 'decode-rejects',
+  description: 'Only decode’s scheduler rejects the prompt.',
+  requests: [{ id: 'a', tenant: 'T', promptLen: 5, outputLen: 2 }],
+  pageSize: 1,
+  prefillPoolTokens: 20,
+  decodePoolTokens: 10,
+  contextLen: 20,
+  reserve: 5,
+  transferFaults: true,
+  witnesses: [],
+};
+
+describe('productGraph', () => {
+  it.each(variants.map((v) => [v.name, v] as const))(
+    'contains every step the reference checker takes under %s',
+    (_, v) => {
+      const graph = productGraph(v);
+      const edges = new Set(
+        [...graph.edges].flatMap(([k, out]) => out.map((e) => `${k} ${e.event} ${e.target}`)),
+      );
+      const keyOf = (value: Readonly<Record<string, unknown>> | undefined) =>
+        ['router', 'prefill', 'transfer', 'decode']
+          .map((r) => `serving.r1.${r}.${valuePath(value?.[r])}`)
+          .join('|');
+      const missing: string[] = [];
+      for (const scenario of [incident, band, decodeRejects]) {
+        const g = exploreScenario(scenario, v);
+        g.states.forEach((s, i) => {
+          for (const e of g.edges[i] ?? []) {
+            const from = keyOf(s.value[e.event.rid]);
+            const to = keyOf(g.states[e.to]?.value[e.event.rid]);
+            const step = `${from} ${e.event.type} ${to}`;
+            if (!graph.configs.has(from) || (from !== to && !edges.has(step))) missing.push(step);
+          }
+        });
+      }
+      expect(missing).toEqual([]);
+    },
+  );
+
+  it('never enters a placeholder under fixed, although its guard repeats an open data guard', () => {
+    const keys = [...productGraph(variant('fixed')).configs.keys()];
+    expect(keys.filter((k) => k.includes('placeholder'))).toEqual([]);
+  });
+});

@@ -1,0 +1,158 @@
+/**
+ * Random allocate / free / write sequences on one pool, checked against a reference model that
+ * only counts pages and remembers who holds which: free + held = capacity, no page held twice,
+ * the pages of the latest free are handed out before any other, freeing and allocating never
+ * touch last writers, and a write outside the writer's own pages is recorded as stray.
+ *
+ * The seed is pinned: set KVCHECK_SEED to replay another one.
+ */
+import { fc, test } from '@fast-check/vitest';
+import {
+  allocatePages,
+  createPool,
+  freePages,
+  type PagePool,
+  writePositions,
+} from '../../machines/kvPagePool.ts';
+
+function pinnedSeed(): number {
+  const raw = process.env.KVCHECK_SEED;
+  if (raw === undefined || raw === '') return 20261026;
+  const seed = Number(raw);
+  if (!Number.isInteger(seed)) throw new Error(`KVCHECK_SEED must be an integer, got ${raw}`);
+  return seed;
+}
+
+const seed = pinnedSeed();
+
+const rids = ['r0', 'r1', 'r2'] as const;
+type Rid = (typeof rids)[number];
+
+type Op =
+  | { readonly kind: 'alloc'; readonly rid: Rid; readonly n: number }
+  | { readonly kind: 'free'; readonly rid: Rid }
+  | { readonly kind: 'write'; readonly rid: Rid; readonly from: number; readonly len: number };
+
+const ridArb = fc.constantFrom(...rids);
+const opArb: fc.Arbitrary<Op> = fc.oneof(
+  fc.record({ kind: fc.constant('alloc'), rid: ridArb, n: fc.integer({ min: 1, max: 3 }) }),
+  fc.record({ kind: fc.constant('free'), rid: ridArb }),
+  fc.record({
+    kind: fc.constant('write'),
+    rid: ridArb,
+    from: fc.nat({ max: 6 }),
+    len: fc.integer({ min: 1, max: 4 }),
+  }),
+);
+
+/** What the reference model knows: counts and who holds what, never the free list's order. */
+interface Model {
+  readonly capacity: number;
+  freeCount: number;
+  /** Pages each request holds, in the order it received them. */
+  readonly rows: Map<Rid, number[]>;
+  /** The row a request held before it last freed, for writes after free. */
+  readonly stale: Map<Rid, number[]>;
+  /** Pages of the latest free not yet handed out again: the next allocation must take these. */
+  justFreed: number[];
+}
+
+function holderOf(model: Model, page: number): Rid | null {
+  for (const [rid, row] of model.rows) if (row.includes(page)) return rid;
+  return null;
+}
+
+function allocate(pool: PagePool, model: Model, rid: Rid, n: number): PagePool {
+  const got = allocatePages(pool, rid, n);
+  if (model.freeCount < n) {
+    expect(got).toBeNull();
+    return pool;
+  }
+  if (!got) throw new Error(`allocation of ${n} refused with ${model.freeCount} free`);
+  expect(got.pages).toHaveLength(n);
+  expect(new Set(got.pages).size).toBe(n);
+  for (const page of got.pages) expect(holderOf(model, page)).toBeNull();
+  const reused = Math.min(n, model.justFreed.length);
+  for (const page of got.pages.slice(0, reused)) expect(model.justFreed).toContain(page);
+  expect(got.pool.writer).toEqual(pool.writer);
+  model.freeCount -= n;
+  model.rows.set(rid, [...(model.rows.get(rid) ?? []), ...got.pages]);
+  model.justFreed = model.justFreed.filter((p) => !got.pages.includes(p));
+  return got.pool;
+}
+
+function free(pool: PagePool, model: Model, rid: Rid): PagePool {
+  const row = model.rows.get(rid) ?? [];
+  const next = freePages(pool, row);
+  expect(next.writer).toEqual(pool.writer);
+  model.freeCount += row.length;
+  model.rows.delete(rid);
+  if (row.length > 0) {
+    model.stale.set(rid, row);
+    model.justFreed = [...row];
+  }
+  return next;
+}
+
+function write(pool: PagePool, model: Model, op: Extract<Op, { kind: 'write' }>): PagePool {
+  const row = model.rows.get(op.rid) ?? model.stale.get(op.rid) ?? [];
+  const next = writePositions(pool, op.rid, row, op.from, op.from + op.len);
+  const expectedWriter = [...pool.writer];
+  const strayPages = new Set<number>();
+  for (let pos = op.from; pos < op.from + op.len; pos++) {
+    const page = row[Math.floor(pos / pool.pageSize)];
+    if (page === undefined) continue;
+    expectedWriter[page * pool.pageSize + (pos % pool.pageSize)] = op.rid;
+    if (holderOf(model, page) !== op.rid) strayPages.add(page);
+  }
+  expect(next.writer).toEqual(expectedWriter);
+  const added = next.strayWrites.slice(pool.strayWrites.length);
+  expect(added.every((s) => s.by === op.rid)).toBe(true);
+  expect(added.map((s) => s.page).sort((a, b) => a - b)).toEqual(
+    [...strayPages].sort((a, b) => a - b),
+  );
+  return next;
+}
+
+/** The checks that hold after every operation. */
+function expectConsistent(pool: PagePool, model: Model): void {
+  const held = [...model.rows.values()].flat();
+  expect(pool.free).toHaveLength(model.freeCount);
+  expect(model.freeCount + held.length).toBe(model.capacity);
+  expect(new Set(held).size).toBe(held.length);
+  expect(new Set(pool.free).size).toBe(pool.free.length);
+  for (let page = 0; page < model.capacity; page++) {
+    expect(pool.owner[page]).toBe(holderOf(model, page));
+    expect(pool.free.includes(page)).toBe(holderOf(model, page) === null);
+  }
+}
+
+describe(`kvPagePool (seed: ${seed})`, () => {
+  test.prop(
+    [
+      fc.integer({ min: 1, max: 6 }),
+      fc.integer({ min: 1, max: 3 }),
+      fc.array(opArb, { maxLength: 30 }),
+    ],
+    { seed, numRuns: 200 },
+  )(
+    'keeps page accounting, exclusive ownership, LIFO reuse and provenance',
+    (capacity, pageSize, ops) => {
+      let pool = createPool(capacity, pageSize);
+      const model: Model = {
+        capacity,
+        freeCount: capacity,
+        rows: new Map(),
+        stale: new Map(),
+        justFreed: [],
+      };
+      expectConsistent(pool, model);
+      for (const op of ops) {
+        if (op.kind === 'alloc') pool = allocate(pool, model, op.rid, op.n);
+        else if (op.kind === 'free') pool = free(pool, model, op.rid);
+        else pool = write(pool, model, op);
+        expectConsistent(pool, model);
+      }
+    },
+  );
+});

@@ -1,0 +1,138 @@
+/**
+ * Regression for the 2026 incident (155 replies with other tenants' prompt and output data).
+ * Root cause: a prompt that passed the tokenizer but not prefill's scheduler limit was swapped
+ * for a one-token placeholder and handed off; decode committed the full length and attended over
+ * pages that still held an earlier tenant's KV.
+ */
+
+import type { Scenario } from '../../machines/scenario.ts';
+import { findVariant, type Variant } from '../../machines/variants.ts';
+import { band, happy, incident, pool2x } from '../../scenarios/index.ts';
+import { checkScenario } from '../../src/checker/checkScenario.ts';
+import type { ScenarioResult, TraceStep } from '../../src/checker/outcome.ts';
+
+function variant(name: string): Variant {
+  const v = findVariant(name);
+  if (!v) throw new Error(`no variant ${name}`);
+  return v;
+}
+
+function check(s: Scenario, v: string): ScenarioResult {
+  return checkScenario(s, variant(v), { requiredWitnesses: s.witnesses });
+}
+
+function status(r: ScenarioResult, property: string): string | undefined {
+  return r.properties.find((p) => p.name === property)?.status;
+}
+
+function reached(r: ScenarioResult, witness: string): boolean | undefined {
+  return r.witnesses.find((w) => w.name === witness)?.reached;
+}
+
+describe('incident under incident-2026', () => {
+  const result = check(incident, 'incident-2026');
+
+  it('violates the four properties the incident broke', () => {
+    for (const p of [
+      'noCrossTenantRead',
+      'rejectedNeverHandedOff',
+      'coverageBeforeCommit',
+      'errorReachesClient',
+    ]) {
+      expect(status(result, p), p).toBe('violated');
+    }
+    expect(result.status).toBe('violation');
+  });
+
+  it('gives a shortest noCrossTenantRead trace with the incident’s shape, in order', () => {
+    const trace = result.properties.find((p) => p.name === 'noCrossTenantRead')?.trace;
+    const steps: readonly TraceStep[] = trace?.steps ?? [];
+    const indexOf = (pred: (s: TraceStep) => boolean) => steps.findIndex(pred);
+    const has = (s: TraceStep, text: string) => s.changes.some((c) => c.includes(text));
+    const rejected = indexOf(
+      (s) => s.event === 'PREFILL_INTAKE' && s.rid === 'b1' && has(s, '1-token placeholder'),
+    );
+    const prefilled = indexOf(
+      (s) => s.event === 'PREFILL_FORWARD' && s.rid === 'b1' && has(s, 'prefill page'),
+    );
+    const transferred = indexOf(
+      (s) => s.event === 'KV_WRITE_DONE' && s.rid === 'b1' && has(s, '1 position(s) of KV arrived'),
+    );
+    const committed = indexOf(
+      (s) => s.event === 'DECODE_COMMIT' && s.rid === 'b1' && has(s, 'committed with seq_len 3'),
+    );
+    const last = steps.at(-1);
+    expect(rejected).toBeGreaterThanOrEqual(0);
+    expect(prefilled).toBeGreaterThan(rejected);
+    expect(transferred).toBeGreaterThan(prefilled);
+    expect(committed).toBeGreaterThan(transferred);
+    expect(last?.event).toBe('DECODE_STEP');
+    expect(last?.rid).toBe('b1');
+    expect(
+      last?.changes.some((c) =>
+        /b1 reads decode page \d+, last written by a1 \(tenant A\)/.test(c),
+      ),
+    ).toBe(true);
+    expect(trace?.message).toMatch(
+      /^b1 \(tenant B\) read decode page \d+, last written by a1 \(tenant A\)$/,
+    );
+    // A ran to completion on decode before B was dispatched: its pages were freed, not scrubbed.
+    const aFinished = indexOf((s) => s.event === 'DECODE_FINISH' && s.rid === 'a1');
+    expect(aFinished).toBeGreaterThanOrEqual(0);
+    expect(aFinished).toBeLessThan(committed);
+  });
+});
+
+describe.each(['fixed', 'fixed-coverage'])('incident under %s', (name) => {
+  const result = check(incident, name);
+
+  it('holds every property, not vacuously', () => {
+    expect(result.status).toBe('ok');
+    expect(result.properties.every((p) => p.status === 'holds')).toBe(true);
+    expect(reached(result, 'someRequestRejected')).toBe(true);
+    expect(reached(result, 'someRequestDecoded')).toBe(true);
+  });
+});
+
+describe.each([pool2x, happy])('$name', (scenario) => {
+  it.each(['incident-2026', 'fixed', 'fixed-coverage', 'retire-only', 'coverage-only'])(
+    'holds every property under %s',
+    (name) => {
+      const result = check(scenario, name);
+      expect(result.status).toBe('ok');
+      expect(reached(result, 'someRequestDecoded')).toBe(true);
+    },
+  );
+});
+
+describe('happy', () => {
+  it('shows isolation on pages that really change hands between tenants', () => {
+    expect(reached(check(happy, 'incident-2026'), 'pageReusedAcrossTenants')).toBe(true);
+  });
+});
+
+describe('band (pools twice the context window, a prompt inside the reject band)', () => {
+  it('still hands the rejected prompt off under incident-2026, without a cross-tenant read', () => {
+    const result = check(band, 'incident-2026');
+    expect(status(result, 'rejectedNeverHandedOff')).toBe('violated');
+    expect(status(result, 'noCrossTenantRead')).toBe('holds');
+  });
+
+  it('holds everything under fixed', () => {
+    expect(check(band, 'fixed').status).toBe('ok');
+  });
+});
+
+describe.each([incident, band])('each barrier alone on $name', (scenario) => {
+  it('retire-only holds every property', () => {
+    const result = check(scenario, 'retire-only');
+    expect(result.status).toBe('ok');
+    expect(result.properties.every((p) => p.status === 'holds')).toBe(true);
+  });
+
+  it('coverage-only stops the cross-tenant read but still hands the KV off', () => {
+    const result = check(scenario, 'coverage-only');
+    expect(status(result, 'noCrossTenantRead')).toBe('holds');
+    expect(status(result, 'rejectedNeverHandedOff')).toBe('violated');
+  });
+});
