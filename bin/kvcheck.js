@@ -3,10 +3,10 @@
 import { register } from 'tsx/esm/api';
 
 register();
-// A closed pipe (`kvcheck check | head`) ends output quietly.
+// A closed pipe (`kvcheck check | head`) drops the rest of the output; the exit code is still
+// the verdict's.
 process.stdout.on('error', (e) => {
-  if (e.code === 'EPIPE') process.exit(0);
-  throw e;
+  if (e.code !== 'EPIPE') throw e;
 });
 const { main } = await import('../src/cli/main.ts');
 process.exitCode = await main(process.argv.slice(2));

@@ -15,7 +15,7 @@ function poolOf(s: ServingState, node: (typeof nodes)[number]): PagePool {
 /** A page has one holder, and the pool's owner field agrees with the requests' rows. */
 export const exclusivePageOwnership = property(
   'A page is held by at most one live request, and the pool records that request as its owner.',
-  { guards: 'engine-notes S4 (exclusive ownership); #35049 (page reallocated while in use)' },
+  { guards: '#35049 (a page reallocated while a transfer still writes it)' },
   (s) => {
     for (const node of nodes) {
       const pool = poolOf(s, node);
@@ -39,7 +39,7 @@ export const exclusivePageOwnership = property(
 /** No page is freed twice or freed while still held. */
 export const freedExactlyOnce = property(
   'Every page is on its free list at most once, and never while a request holds it.',
-  { guards: 'engine-notes S5; #30937 (double release on an error during transfer)' },
+  { guards: '#30937 (a double release on an error during transfer)' },
   (s) => {
     for (const node of nodes) {
       const pool = poolOf(s, node);
@@ -56,8 +56,7 @@ export const freedExactlyOnce = property(
 export const noWriteAfterFree = property(
   'KV is written only into pages that the writing request holds.',
   {
-    guards:
-      'engine-notes S6; #24527, #35049 (a late transfer write into a freed, reallocated page)',
+    guards: '#24527, #35049 (a late transfer write into a freed, reallocated page)',
   },
   (s) => {
     for (const node of nodes) {

@@ -17,7 +17,10 @@ const pollOfState: Readonly<Record<string, number>> = {
 /** KVPoll moves forward only, Failed overrides and sticks, Success means KV was sent. */
 export const kvPollMonotone = property(
   'A room’s KVPoll only moves forward (Bootstrapping, WaitingForInput, Transferring, Success), except to Failed, which is final; Success implies KV was sent.',
-  { guards: 'CommonKVManager.update_status (max rule, Failed sticky); engine-notes S7' },
+  {
+    guards:
+      'SGLang `CommonKVManager.update_status` (max rule, Failed sticky); no resurrection after clear',
+  },
   (s) => {
     for (const [rid, r] of requestEntries(s)) {
       const at = regionPath(s, rid, 'transfer');
@@ -59,7 +62,10 @@ export const errorReachesClient = property(
 /** One terminal reply per side, and one forwarded to the client. */
 export const singleTerminalResponse = property(
   'Each side replies to a request at most once, and the router forwards at most one reply.',
-  { guards: 'engine-notes S10; #36988 (abort streamed exactly once); #36926' },
+  {
+    guards:
+      '#36988 (an abort is streamed exactly once); #36926 (a late chunk result after an abort)',
+  },
   (s) => {
     for (const [rid, r] of requestEntries(s)) {
       const { prefill, decode, client } = r.replyCount;

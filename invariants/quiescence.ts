@@ -11,7 +11,7 @@ export const noDeadlock = property(
   'Where no step is possible, every request has finished on both the prefill and the decode side.',
   {
     guards:
-      'design note “waiting ends”: a decode request whose handshake cannot come must time out',
+      'waiting must end: a decode request whose handshake can no longer come times out (SGLANG_DISAGGREGATION_WAITING_TIMEOUT)',
     kind: 'terminal',
   },
   (s) => {
@@ -29,7 +29,7 @@ export const noDeadlock = property(
 /** Where nothing can move, every request has its one client reply. */
 export const everyRequestAnswered = property(
   'Where no step is possible, the router has answered every request.',
-  { guards: 'engine-notes L1; #24159 (router hangs on a prefill error)', kind: 'terminal' },
+  { guards: '#24159 (the router hangs when prefill fails); aibrix #2289', kind: 'terminal' },
   (s) => {
     for (const rid of requestIds(s)) {
       if (s.context.requests[rid]?.clientReply == null) {

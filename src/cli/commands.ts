@@ -51,7 +51,7 @@ export function resolveScenarios(args: {
   const reproduce = new Map<string, string>();
   const chosen: Scenario[] = [];
   const names = scenarios.map((s) => s.name);
-  for (const name of args.scenario) {
+  for (const name of distinct(args.scenario)) {
     const s = findScenario(oneOf('scenario', name, names));
     if (s) chosen.push(s);
   }
@@ -71,7 +71,7 @@ export function resolveScenarios(args: {
 
 /** Variants named by `--variant`; all built-ins if none. */
 export function resolveVariants(names: readonly string[]): Variant[] {
-  const chosen = names.length > 0 ? names : variantNames;
+  const chosen = names.length > 0 ? distinct(names) : variantNames;
   return chosen.map((n) => findVariant(oneOf('variant', n, variantNames)) as Variant);
 }
 
@@ -91,11 +91,25 @@ function traceFile(results: readonly ScenarioResult[]): string {
   return `${JSON.stringify({ traces }, null, 2)}\n`;
 }
 
+function writeOutTrace(file: string, text: string): void {
+  try {
+    writeFileSync(file, text);
+  } catch (e) {
+    const why = e instanceof Error && 'code' in e ? String(e.code) : String(e);
+    throw new UsageError(`--out-trace: cannot write ${file} (${why})`);
+  }
+}
+
+/** Names in first-appearance order, each once: `--variant fixed --variant fixed` checks once. */
+function distinct(names: readonly string[]): string[] {
+  return [...new Set(names)];
+}
+
 /** `kvcheck check`: exhaustive check of scenarios × variants; returns the exit code. */
 export function runCheck(args: CheckArgs, io: Io): number {
   const { scenarios: chosen, reproduce } = resolveScenarios(args);
   const variantsChosen = resolveVariants(args.variant);
-  const properties = args.invariant.map((n) => oneOf('invariant', n, propertyNames));
+  const properties = distinct(args.invariant).map((n) => oneOf('invariant', n, propertyNames));
   const maxStates =
     args.maxStates === undefined ? undefined : wholeNumber('--max-states', args.maxStates, 1);
   const maxSeconds =
@@ -113,7 +127,7 @@ export function runCheck(args: CheckArgs, io: Io): number {
       );
     }
   }
-  if (args.outTrace) writeFileSync(args.outTrace, traceFile(results));
+  if (args.outTrace) writeOutTrace(args.outTrace, traceFile(results));
   if (args.json) io.out(`${JSON.stringify({ results }, null, 2)}\n`);
   else io.out(renderResults(results, reproduce, io.colour));
   return exitCodeOf(overallVerdict(results));

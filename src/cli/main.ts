@@ -32,7 +32,9 @@ function program(io: Io, setCode: (code: number) => void): Command {
     .version(version())
     .exitOverride()
     .showHelpAfterError(false)
-    .configureOutput({ writeOut: io.out, writeErr: () => {}, outputError: () => {} });
+    .configureOutput({ writeOut: io.out, writeErr: () => {}, outputError: () => {} })
+    // `kvcheck COMMAND --help` is the way to help; a `help` command would swallow typos.
+    .helpCommand(false);
   cli
     .command('check')
     .description('explore every reachable state of scenarios × variants and check the properties')
@@ -40,7 +42,10 @@ function program(io: Io, setCode: (code: number) => void): Command {
     .option('--config <file>', 'scenario file, YAML or JSON (repeatable)', collect, [])
     .option('--variant <name>', 'engine variant (repeatable; default: all)', collect, [])
     .option('--invariant <name>', 'property to check (repeatable; default: all)', collect, [])
-    .option('--max-states <n>', 'stop after n distinct states: verdict incomplete (default 100000)')
+    .option(
+      '--max-states <n>',
+      'stop expanding after n distinct states: verdict incomplete (default 100000)',
+    )
     .option('--max-seconds <s>', 'stop after s seconds: verdict incomplete')
     .option('--json', 'print the Outcome as JSON', false)
     .option('--out-trace <file>', 'write every counterexample as JSON to file')

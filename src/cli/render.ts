@@ -28,6 +28,11 @@ export function count(n: number): string {
   return n.toLocaleString('en-US');
 }
 
+/** `1 state`, `2 states`. */
+export function plural(n: number, noun: string): string {
+  return `${count(n)} ${noun}${n === 1 ? '' : 's'}`;
+}
+
 /** Milliseconds as `85 ms` or `1.2 s`. */
 export function duration(ms: number): string {
   return ms < 1000 ? `${ms} ms` : `${(ms / 1000).toFixed(1)} s`;
@@ -126,7 +131,7 @@ export function renderViolation(
 /** The one-line summary of a run, quint style. */
 export function renderSummaryLine(r: ScenarioResult, colour: boolean): string {
   const where = `${r.scenario} × ${r.variant}`;
-  const size = `${count(r.stats.states)} states, ${duration(r.stats.ms)}`;
+  const size = `${plural(r.stats.states, 'state')}, ${duration(r.stats.ms)}`;
   if (r.status === 'ok')
     return `${paint(colour, 'green', '[ok]')} ${where}: no violation (${size})`;
   if (r.status === 'violation') {

@@ -23,7 +23,7 @@ export function wholeNumber(flag: string, text: string, min: number): number {
 /** Parses a positive number of seconds given to `flag`. */
 export function positiveSeconds(flag: string, text: string): number {
   const n = Number(text);
-  if (text.trim() === '' || !Number.isFinite(n) || n <= 0) {
+  if (!/^\d+(\.\d+)?$/.test(text.trim()) || !Number.isFinite(n) || n <= 0) {
     throw new UsageError(`${flag}: must be a number of seconds > 0 (got "${text}")`);
   }
   return n;

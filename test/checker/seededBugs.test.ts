@@ -82,8 +82,8 @@ describe('seeded bugs on the happy scenario under fixed (which passes unmutated)
   });
 
   it('catches a decode step that attends before storing the new token: noCrossTenantRead', () => {
-    // Why this test? design.md: reading the new slot before storing it reads a stale slot the
-    // engine never reads. With reused pages that slot holds the other tenant's KV.
+    // Why this test? Attention reads [0, seq_len] after storing the new token; reading first
+    // reads a stale slot the engine never reads. With reused pages it holds the other tenant's KV.
     const readThenStore = (context: ServingContext, rid: RequestId): ServingContext => {
       const r = context.requests[rid];
       if (!r) return context;

@@ -1,0 +1,729 @@
+/**
+ * The command line in process: `main(argv, io)` with a capturing Io. Exit codes follow quint's
+ * convention (0 ok, 1 violation, 2 bad input, 3 incomplete); bad input is exactly one `error: …`
+ * line on stderr and nothing on stdout; `--json` prints the Outcome in its documented shape.
+ */
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, relative } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { z } from 'zod';
+import { propertyNames } from '../../invariants/index.ts';
+import { variantNames } from '../../machines/variants.ts';
+import { scenarios } from '../../scenarios/index.ts';
+import { expectationFor, structuralPaths } from '../../scenarios/manifest.ts';
+import { main } from '../../src/cli/main.ts';
+
+interface Run {
+  readonly code: number;
+  readonly out: string;
+  readonly err: string;
+}
+
+/** Runs kvcheck in process with uncoloured, captured output. */
+async function run(...argv: string[]): Promise<Run> {
+  const out: string[] = [];
+  const err: string[] = [];
+  const code = await main(argv, {
+    out: (t) => {
+      out.push(t);
+    },
+    err: (t) => {
+      err.push(t);
+    },
+    colour: false,
+  });
+  return { code, out: out.join(''), err: err.join('') };
+}
+
+/** Asserts the bad-input contract (exit 2, one `error: ` line, empty stdout) and returns the line. */
+function usageError(r: Run): string {
+  expect(r.code).toBe(2);
+  expect(r.out).toBe('');
+  expect(r.err).not.toMatch(/^\s+at /m);
+  const lines = r.err.split('\n');
+  expect(lines).toHaveLength(2);
+  expect(lines[1]).toBe('');
+  const line = lines[0] ?? '';
+  expect(line).toMatch(/^error: \S/);
+  return line;
+}
+
+/** A path to a file in the repository, relative to the working directory (as a user types it). */
+const repoFile = (path: string): string =>
+  relative(process.cwd(), fileURLToPath(new URL(`../../${path}`, import.meta.url)));
+
+const incidentYaml = repoFile('examples/incident.yaml');
+const pool2xJson = repoFile('examples/pool-2x.json');
+
+// The documented `--json` shape. Strict objects reject undocumented keys; a witness also carries
+// `statement` and `required` (WitnessResult in src/checker/outcome.ts), so it is not strict.
+const stepSchema = z.object({
+  step: z.int().min(1),
+  actor: z.string().min(1),
+  event: z.string().min(1),
+  rid: z.string().min(1),
+  tenant: z.string().min(1),
+  changes: z.array(z.string()),
+  regions: z.record(z.string(), z.record(z.string(), z.string())),
+});
+const traceSchema = z.strictObject({
+  message: z.string().min(1),
+  steps: z.array(stepSchema).min(1),
+});
+const propertySchema = z.strictObject({
+  name: z.string(),
+  statement: z.string().min(1),
+  status: z.enum(['holds', 'violated', 'unknown']),
+  trace: traceSchema.optional(),
+});
+const resultSchema = z.strictObject({
+  scenario: z.string(),
+  variant: z.string(),
+  status: z.enum(['ok', 'violation', 'incomplete']),
+  stats: z.strictObject({
+    states: z.int().min(0),
+    transitions: z.int().min(0),
+    depth: z.int().min(0),
+    ms: z.number().min(0),
+  }),
+  bound: z
+    .strictObject({ reason: z.enum(['maxStates', 'maxSeconds']), limit: z.number() })
+    .optional(),
+  properties: z.array(propertySchema).min(1),
+  witnesses: z.array(z.object({ name: z.string(), reached: z.boolean() })),
+});
+const outcomeSchema = z.strictObject({ results: z.array(resultSchema) });
+type Result = z.infer<typeof resultSchema>;
+
+const traceFileSchema = z.strictObject({
+  traces: z.array(
+    z.strictObject({
+      scenario: z.string(),
+      variant: z.string(),
+      property: z.string(),
+      statement: z.string().min(1),
+      message: z.string().min(1),
+      steps: z.array(stepSchema).min(1),
+    }),
+  ),
+});
+
+const pathsSchema = z.object({
+  variants: z.array(
+    z.object({
+      variant: z.string(),
+      paths: z.array(z.object({ from: z.string(), to: z.string() })),
+    }),
+  ),
+});
+
+const violated = (r: Result): string[] =>
+  r.properties.filter((p) => p.status === 'violated').map((p) => p.name);
+
+let dir = '';
+beforeAll(() => {
+  dir = mkdtempSync(join(tmpdir(), 'kvcheck-'));
+});
+afterAll(() => {
+  rmSync(dir, { recursive: true, force: true });
+});
+
+/** Writes `text` to a fresh file in the temp dir and returns its path. */
+function tempFile(name: string, text: string): string {
+  const path = join(dir, name);
+  writeFileSync(path, text);
+  return path;
+}
+
+/** A valid scenario file; each malformed one below changes a single line of it. */
+const validYaml = `name: t
+contextLen: 10
+prefillPoolTokens: 8
+decodePoolTokens: 10
+pageSize: 1
+requests:
+  - { id: a1, tenant: A, promptLen: 1, outputLen: 2 }
+`;
+
+describe('check: human report', () => {
+  it('exits 0 with a verdict row and an [ok] line when the fixed engine passes', async () => {
+    const r = await run('check', '--scenario', 'incident', '--variant', 'fixed');
+    expect(r.code).toBe(0);
+    expect(r.err).toBe('');
+    expect(r.out).toMatch(
+      /^scenario\s+variant\s+verdict\s+states\s+transitions\s+depth\s+time\s+violated$/m,
+    );
+    expect(r.out).toMatch(/^incident\s+fixed\s+ok\s+126\s+273\s+18\s+\d+(\.\d)? m?s\s+-$/m);
+    expect(r.out).toContain('[ok] incident × fixed: no violation');
+    expect(r.out).not.toContain('[violation]');
+  });
+
+  it('exits 1 with a step table and a reproduce line for the cross-tenant read', async () => {
+    const r = await run(
+      'check',
+      '--scenario',
+      'incident',
+      '--variant',
+      'incident-2026',
+      '--invariant',
+      'noCrossTenantRead',
+    );
+    expect(r.code).toBe(1);
+    expect(r.err).toBe('');
+    const lines = r.out.split('\n');
+    expect(lines).toContain('[violation] noCrossTenantRead in incident × incident-2026: 21 steps');
+    expect(lines.some((l) => /^\s+step {2}actor\s+event\s+what changed$/.test(l))).toBe(true);
+    expect(lines.filter((l) => l.includes('← another tenant’s KV'))).toHaveLength(1);
+    expect(lines.map((l) => l.trim())).toContain(
+      'Reproduce: npx kvcheck check --scenario incident --variant incident-2026 --invariant noCrossTenantRead',
+    );
+    // Only the requested property is checked, so no other violation is reported.
+    expect(r.out.match(/^\[violation\] \w+ in /gm)).toEqual(['[violation] noCrossTenantRead in ']);
+  });
+
+  it('prints a reproduce line that, run as given, reports the same violation', async () => {
+    const first = await run('check', '--scenario', 'incident', '--variant', 'incident-2026');
+    expect(first.code).toBe(1);
+    const reproduce = first.out
+      .split('\n')
+      .map((l) => l.trim())
+      .filter((l) => l.startsWith('Reproduce: '));
+    expect(reproduce).toHaveLength(4);
+    const line = reproduce.find((l) => l.endsWith('--invariant coverageBeforeCommit')) ?? '';
+    const argv = line.replace('Reproduce: npx kvcheck ', '').split(' ');
+    const again = await run(...argv);
+    expect(again.code).toBe(1);
+    expect(again.out).toContain('[violation] coverageBeforeCommit in incident × incident-2026');
+  });
+
+  it('lists the manifest’s violated properties in the verdict row', async () => {
+    const r = await run('check', '--scenario', 'band', '--variant', 'coverage-only');
+    expect(r.code).toBe(1);
+    const row = r.out.split('\n').find((l) => l.startsWith('band'));
+    expect(row?.split(/ {2,}/).at(-1)).toBe(
+      expectationFor('band', 'coverage-only')?.violated.join(', '),
+    );
+  });
+});
+
+describe('check --json', () => {
+  it('prints one result per scenario × variant, scenario-major, with the manifest’s counts', async () => {
+    const r = await run(
+      'check',
+      '--scenario',
+      'incident',
+      '--scenario',
+      'band',
+      '--variant',
+      'fixed',
+      '--variant',
+      'incident-2026',
+      '--json',
+    );
+    expect(r.code).toBe(1);
+    expect(r.err).toBe('');
+    const { results } = outcomeSchema.parse(JSON.parse(r.out));
+    expect(results.map((x) => `${x.scenario} × ${x.variant}`)).toEqual([
+      'incident × fixed',
+      'incident × incident-2026',
+      'band × fixed',
+      'band × incident-2026',
+    ]);
+    for (const x of results) {
+      const e = expectationFor(x.scenario, x.variant);
+      expect(e).toBeDefined();
+      expect(x.status).toBe(e?.status);
+      expect(x.bound).toBeUndefined();
+      expect(x.stats).toMatchObject({
+        states: e?.states,
+        transitions: e?.transitions,
+        depth: e?.depth,
+      });
+      expect(violated(x)).toEqual(e?.violated);
+      expect(x.properties.map((p) => p.name)).toEqual(propertyNames);
+      for (const p of x.properties) {
+        expect(p.status).not.toBe('unknown');
+        if (p.status === 'violated') expect(p.trace?.steps.length).toBeGreaterThan(0);
+        else expect(p.trace).toBeUndefined();
+      }
+    }
+  });
+
+  it('numbers trace steps from 1 and ends the cross-tenant trace on the read', async () => {
+    const r = await run(
+      'check',
+      '--scenario',
+      'incident',
+      '--variant',
+      'incident-2026',
+      '--invariant',
+      'noCrossTenantRead',
+      '--json',
+    );
+    const [result] = outcomeSchema.parse(JSON.parse(r.out)).results;
+    expect(result?.properties.map((p) => p.name)).toEqual(['noCrossTenantRead']);
+    const steps = result?.properties[0]?.trace?.steps ?? [];
+    expect(steps.map((s) => s.step)).toEqual(steps.map((_, i) => i + 1));
+    expect(steps).toHaveLength(21);
+    expect(steps.at(-1)).toMatchObject({ event: 'DECODE_STEP', rid: 'b1', tenant: 'B' });
+  });
+
+  it('gives byte-identical output on a second run once every ms is zeroed', async () => {
+    const argv = ['check', '--scenario', 'incident', '--variant', 'incident-2026', '--json'];
+    const zeroed = (r: Run) => r.out.replace(/"ms": \d+(\.\d+)?/g, '"ms": 0');
+    const a = await run(...argv);
+    const b = await run(...argv);
+    expect(a.code).toBe(b.code);
+    expect(zeroed(a)).toBe(zeroed(b));
+    expect(zeroed(a)).toContain('"ms": 0');
+  });
+});
+
+describe('bounds', () => {
+  it('exits 3 and proves nothing when --max-states stops a passing model', async () => {
+    const r = await run(
+      'check',
+      '--scenario',
+      'incident',
+      '--variant',
+      'fixed',
+      '--max-states',
+      '10',
+    );
+    expect(r.code).toBe(3);
+    expect(r.out).toMatch(/^incident\s+fixed\s+incomplete\s/m);
+    expect(r.out).toContain(
+      '[incomplete] incident × fixed: stopped at --max-states 10; nothing is proven',
+    );
+  });
+
+  it('reports status incomplete, a bound and only unknown properties in JSON', async () => {
+    const r = await run(
+      'check',
+      '--scenario',
+      'incident',
+      '--variant',
+      'fixed',
+      '--max-states',
+      '10',
+      '--json',
+    );
+    expect(r.code).toBe(3);
+    const [result] = outcomeSchema.parse(JSON.parse(r.out)).results;
+    expect(result?.status).toBe('incomplete');
+    expect(result?.bound).toEqual({ reason: 'maxStates', limit: 10 });
+    expect(result?.properties.every((p) => p.status === 'unknown' && !p.trace)).toBe(true);
+  });
+
+  it('exits 3 when --max-seconds runs out before the search ends', async () => {
+    const r = await run(
+      'check',
+      '--scenario',
+      'incident',
+      '--variant',
+      'fixed',
+      '--max-seconds',
+      '0.000001',
+    );
+    expect(r.code).toBe(3);
+    expect(r.out).toContain('[incomplete] incident × fixed: stopped at --max-seconds 0.000001');
+  });
+
+  it('still exits 1 when a violation is found within the state bound', async () => {
+    const r = await run(
+      'check',
+      '--scenario',
+      'incident',
+      '--variant',
+      'incident-2026',
+      '--invariant',
+      'rejectedNeverHandedOff',
+      '--max-states',
+      '1500',
+    );
+    expect(r.code).toBe(1);
+    expect(r.out).toContain('[violation] rejectedNeverHandedOff in incident × incident-2026');
+  });
+});
+
+describe('check --out-trace', () => {
+  it('writes every counterexample, matching the traces in the JSON output', async () => {
+    const file = join(dir, 'traces.json');
+    const r = await run(
+      'check',
+      '--scenario',
+      'incident',
+      '--variant',
+      'incident-2026',
+      '--json',
+      '--out-trace',
+      file,
+    );
+    expect(r.code).toBe(1);
+    const { traces } = traceFileSchema.parse(JSON.parse(readFileSync(file, 'utf8')));
+    const [result] = outcomeSchema.parse(JSON.parse(r.out)).results;
+    expect(traces.map((t) => t.property)).toEqual(
+      expectationFor('incident', 'incident-2026')?.violated,
+    );
+    for (const t of traces) {
+      expect(t).toMatchObject({ scenario: 'incident', variant: 'incident-2026' });
+      const p = result?.properties.find((q) => q.name === t.property);
+      expect(t.statement).toBe(p?.statement);
+      expect(t.message).toBe(p?.trace?.message);
+      expect(t.steps).toEqual(p?.trace?.steps);
+    }
+  });
+
+  it('writes an empty list when nothing is violated', async () => {
+    const file = join(dir, 'none.json');
+    const r = await run(
+      'check',
+      '--scenario',
+      'incident',
+      '--variant',
+      'fixed',
+      '--out-trace',
+      file,
+    );
+    expect(r.code).toBe(0);
+    expect(JSON.parse(readFileSync(file, 'utf8'))).toEqual({ traces: [] });
+  });
+
+  // Why this test? An unwritable --out-trace once escaped as a stack trace with exit 1.
+  it('rejects an --out-trace file that cannot be written as bad input', async () => {
+    const file = join(dir, 'no-such-dir', 't.json');
+    const r = await run(
+      'check',
+      '--scenario',
+      'incident',
+      '--variant',
+      'fixed',
+      '--out-trace',
+      file,
+    );
+    expect(usageError(r)).toContain('no-such-dir');
+  });
+});
+
+describe('check --config', () => {
+  it('exits 1 for the incident file and names the file on the reproduce line', async () => {
+    const r = await run('check', '--config', incidentYaml, '--variant', 'incident-2026');
+    expect(r.code).toBe(1);
+    expect(incidentYaml).toBe('examples/incident.yaml');
+    expect(r.out).toContain(
+      `Reproduce: npx kvcheck check --config ${incidentYaml} --variant incident-2026 --invariant noCrossTenantRead`,
+    );
+    expect(r.out).not.toContain('--scenario incident');
+  });
+
+  it('gives a file the same counts as the built-in scenario it copies', async () => {
+    const r = await run('check', '--config', incidentYaml, '--variant', 'fixed', '--json');
+    expect(r.code).toBe(0);
+    const [result] = outcomeSchema.parse(JSON.parse(r.out)).results;
+    expect(result?.stats.states).toBe(expectationFor('incident', 'fixed')?.states);
+  });
+
+  it('exits 0 for the pool-2x file under every variant', async () => {
+    const r = await run('check', '--config', pool2xJson);
+    expect(r.code).toBe(0);
+    for (const v of variantNames) expect(r.out).toContain(`[ok] pool-2x × ${v}: no violation`);
+  });
+});
+
+describe('bad input: exit 2, one error line, nothing on stdout', () => {
+  it('rejects an unknown top-level option', async () => {
+    expect(usageError(await run('--frob'))).toMatchInlineSnapshot(
+      `"error: unknown option '--frob'; accepted: --version, --help"`,
+    );
+  });
+
+  it('rejects an unknown option of check and lists the accepted ones', async () => {
+    expect(usageError(await run('check', '--frob'))).toMatchInlineSnapshot(
+      `"error: unknown option '--frob'; accepted: --scenario, --config, --variant, --invariant, --max-states, --max-seconds, --json, --out-trace, --help"`,
+    );
+  });
+
+  it('rejects an unknown command', async () => {
+    expect(usageError(await run('frob'))).toMatchInlineSnapshot(
+      `"error: unknown command 'frob'; accepted commands: check, paths, all, list"`,
+    );
+  });
+
+  it('rejects an option missing its value', async () => {
+    expect(usageError(await run('check', '--variant'))).toMatchInlineSnapshot(
+      `"error: option '--variant <name>' argument missing"`,
+    );
+  });
+
+  it('rejects a stray argument to check', async () => {
+    expect(usageError(await run('check', 'incident'))).toMatchInlineSnapshot(
+      `"error: too many arguments for 'check'. Expected 0 arguments but got 1."`,
+    );
+  });
+
+  it('rejects an unknown variant', async () => {
+    expect(
+      usageError(await run('check', '--scenario', 'incident', '--variant', 'nope')),
+    ).toMatchInlineSnapshot(
+      `"error: unknown variant "nope"; accepted: incident-2026, fixed, fixed-coverage, retire-only, coverage-only"`,
+    );
+  });
+
+  it('rejects an unknown scenario', async () => {
+    expect(
+      usageError(await run('check', '--scenario', 'nope', '--variant', 'fixed')),
+    ).toMatchInlineSnapshot(
+      `"error: unknown scenario "nope"; accepted: incident, pool-2x, band, happy"`,
+    );
+  });
+
+  it('rejects an unknown invariant', async () => {
+    expect(
+      usageError(
+        await run('check', '--scenario', 'incident', '--variant', 'fixed', '--invariant', 'nope'),
+      ),
+    ).toBe(`error: unknown invariant "nope"; accepted: ${propertyNames.join(', ')}`);
+  });
+
+  it('rejects --max-states 0', async () => {
+    expect(
+      usageError(
+        await run('check', '--scenario', 'incident', '--variant', 'fixed', '--max-states', '0'),
+      ),
+    ).toMatchInlineSnapshot(`"error: --max-states: must be a whole number >= 1 (got "0")"`);
+  });
+
+  it('rejects a --max-states that is not a number', async () => {
+    expect(
+      usageError(
+        await run('check', '--scenario', 'incident', '--variant', 'fixed', '--max-states', 'abc'),
+      ),
+    ).toMatchInlineSnapshot(`"error: --max-states: must be a whole number >= 1 (got "abc")"`);
+  });
+
+  it('rejects a negative --max-seconds', async () => {
+    expect(
+      usageError(
+        await run('check', '--scenario', 'incident', '--variant', 'fixed', '--max-seconds', '-1'),
+      ),
+    ).toMatchInlineSnapshot(`"error: --max-seconds: must be a number of seconds > 0 (got "-1")"`);
+  });
+
+  it('rejects a config file that does not exist', async () => {
+    const file = join(dir, 'missing.yaml');
+    expect(usageError(await run('check', '--config', file))).toBe(
+      `error: ${file}: cannot read the file (no such file or directory)`,
+    );
+  });
+
+  it('rejects a config file with an unsupported extension', async () => {
+    const file = tempFile('scenario.toml', 'name = "t"\n');
+    expect(usageError(await run('check', '--config', file))).toBe(
+      `error: ${file}: unsupported file extension ".toml"; accepted: .yaml, .yml, .json`,
+    );
+  });
+
+  it('names an unknown key in a config file and lists the accepted ones', async () => {
+    const file = tempFile('unknown-key.yaml', `${validYaml}pageSzie: 1\n`);
+    expect(usageError(await run('check', '--config', file))).toBe(
+      `error: ${file}: unknown key "pageSzie" at top level; accepted: name, description, requests, pageSize, prefillPoolTokens, decodePoolTokens, contextLen, reserve, transferFaults, witnesses`,
+    );
+  });
+
+  it('names pageSize when the page size is 0', async () => {
+    const file = tempFile('page0.yaml', validYaml.replace('pageSize: 1', 'pageSize: 0'));
+    expect(usageError(await run('check', '--config', file))).toBe(
+      `error: ${file}: pageSize: must be an integer >= 1 (got 0)`,
+    );
+  });
+
+  it('names the pool when a pool is negative', async () => {
+    const file = tempFile(
+      'negative-pool.yaml',
+      validYaml.replace('prefillPoolTokens: 8', 'prefillPoolTokens: -1'),
+    );
+    expect(usageError(await run('check', '--config', file))).toBe(
+      `error: ${file}: prefillPoolTokens: must be an integer >= 1 (got -1)`,
+    );
+  });
+
+  it('names the request field when a prompt has length 0', async () => {
+    const file = tempFile('prompt0.yaml', validYaml.replace('promptLen: 1', 'promptLen: 0'));
+    expect(usageError(await run('check', '--config', file))).toBe(
+      `error: ${file}: requests[0].promptLen: must be an integer >= 1 (got 0)`,
+    );
+  });
+
+  it('gives the line and column of invalid JSON', async () => {
+    const file = tempFile('broken.json', '{"name": "t",\n}\n');
+    expect(usageError(await run('check', '--config', file))).toBe(
+      `error: ${file}: invalid JSON at line 2, column 1: expected a key in double quotes`,
+    );
+  });
+
+  it('rejects a config file whose name is already used by a built-in scenario', async () => {
+    expect(usageError(await run('check', '--scenario', 'incident', '--config', incidentYaml))).toBe(
+      `error: ${incidentYaml}: scenario name "incident" is already used by another scenario`,
+    );
+  });
+
+  it('rejects an unknown state for paths --from', async () => {
+    const line = usageError(await run('paths', '--from', 'prefill.nope'));
+    expect(line).toMatch(
+      /^error: unknown state "prefill\.nope"; accepted states: router\.idle, .*decode\.done\.failed$/,
+    );
+  });
+
+  it('rejects an unknown variant for paths', async () => {
+    expect(usageError(await run('paths', '--variant', 'nope'))).toMatchInlineSnapshot(
+      `"error: unknown variant "nope"; accepted: incident-2026, fixed, fixed-coverage, retire-only, coverage-only"`,
+    );
+  });
+
+  // Why this test? A `help` command once printed nothing and exited 0 for `help nope`; help is
+  // `kvcheck COMMAND --help`, and `help` is refused like any unknown command.
+  it('rejects `help` as a command, naming the accepted ones', async () => {
+    expect(usageError(await run('help', 'nope'))).toBe(
+      "error: unknown command 'help'; accepted commands: check, paths, all, list",
+    );
+  });
+});
+
+describe('paths', () => {
+  it('exits 1 and prints the placeholder path under incident-2026', async () => {
+    const r = await run('paths', '--variant', 'incident-2026');
+    expect(r.code).toBe(1);
+    expect(r.err).toBe('');
+    expect(r.out).toMatch(/^\[violation\] incident-2026: \d+ path\(s\) from a rejected state/m);
+    expect(r.out).toContain(
+      'prefill.placeholder → decode.admitted.running, shortest path (7 steps):',
+    );
+  });
+
+  it('exits 0 when neither fixed variant has a path', async () => {
+    const r = await run('paths', '--variant', 'fixed', '--variant', 'fixed-coverage');
+    expect(r.code).toBe(0);
+    expect(r.out).toContain('[ok] fixed: no path from a rejected state to a decoding state');
+    expect(r.out).toContain(
+      '[ok] fixed-coverage: no path from a rejected state to a decoding state',
+    );
+  });
+
+  it('prints one JSON report per variant, with paths exactly where the manifest says', async () => {
+    const r = await run('paths', '--json');
+    expect(r.code).toBe(1);
+    const { variants } = pathsSchema.parse(JSON.parse(r.out));
+    expect(variants.map((v) => v.variant)).toEqual(variantNames);
+    for (const v of variants) expect(v.paths.length > 0).toBe(structuralPaths[v.variant]);
+  });
+
+  it('limits the JSON to the named variants', async () => {
+    const r = await run('paths', '--json', '--variant', 'fixed');
+    expect(r.code).toBe(0);
+    const { variants } = pathsSchema.parse(JSON.parse(r.out));
+    expect(variants).toHaveLength(1);
+    expect(variants[0]?.paths).toEqual([]);
+  });
+
+  it('follows --from and --to', async () => {
+    const r = await run(
+      'paths',
+      '--json',
+      '--variant',
+      'incident-2026',
+      '--from',
+      'decode.placeholder',
+      '--to',
+      'decode.placeholder.running',
+    );
+    expect(r.code).toBe(1);
+    const { variants } = pathsSchema.parse(JSON.parse(r.out));
+    const ends = new Set(variants[0]?.paths.map((p) => `${p.from} → ${p.to}`));
+    expect([...ends]).toEqual(['decode.placeholder → decode.placeholder.running']);
+  });
+});
+
+describe('list, version and usage', () => {
+  it('lists every built-in scenario, variant and property', async () => {
+    const r = await run('list');
+    expect(r.code).toBe(0);
+    expect(r.err).toBe('');
+    const names = r.out.split('\n').map((l) => l.trim().split(/\s+/)[0]);
+    for (const s of scenarios) expect(names).toContain(s.name);
+    for (const v of variantNames) expect(names).toContain(v);
+    for (const p of propertyNames) expect(names).toContain(p);
+  });
+
+  it('lists the same names as JSON', async () => {
+    const r = await run('list', '--json');
+    expect(r.code).toBe(0);
+    const listed = z
+      .object({
+        scenarios: z.array(z.object({ name: z.string() })),
+        variants: z.array(z.object({ name: z.string() })),
+        properties: z.array(z.string()),
+      })
+      .parse(JSON.parse(r.out));
+    expect(listed.scenarios.map((s) => s.name)).toEqual(scenarios.map((s) => s.name));
+    expect(listed.variants.map((v) => v.name)).toEqual(variantNames);
+    expect(listed.properties).toEqual(propertyNames);
+  });
+
+  it('prints package.json’s version for --version and -V', async () => {
+    const pkg = z
+      .object({ version: z.string() })
+      .parse(JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')));
+    for (const flag of ['--version', '-V']) {
+      const r = await run(flag);
+      expect(r).toEqual({ code: 0, out: `${pkg.version}\n`, err: '' });
+    }
+  });
+
+  it('exits 2 with the usage on stderr when given no arguments', async () => {
+    const r = await run();
+    expect(r.code).toBe(2);
+    expect(r.out).toBe('');
+    expect(r.err).toMatch(/^Usage: kvcheck \[options\] \[command\]\n/);
+    for (const c of ['check', 'paths', 'all', 'list'])
+      expect(r.err).toMatch(new RegExp(`^ +${c} `, 'm'));
+  });
+
+  it('exits 0 with the usage on stdout for --help and check --help', async () => {
+    const top = await run('--help');
+    expect(top.code).toBe(0);
+    expect(top.err).toBe('');
+    expect(top.out).toMatch(/^Usage: kvcheck \[options\] \[command\]\n/);
+    const check = await run('check', '--help');
+    expect(check.code).toBe(0);
+    expect(check.out).toMatch(/^Usage: kvcheck check \[options\]\n/);
+    for (const o of ['--scenario', '--config', '--variant', '--invariant', '--max-states']) {
+      expect(check.out).toContain(o);
+    }
+  });
+});
+
+describe('repeated and odd values', () => {
+  it('checks a scenario × variant once however often it is named', async () => {
+    const r = await run(
+      'check',
+      '--scenario',
+      'incident',
+      '--scenario',
+      'incident',
+      '--variant',
+      'fixed',
+      '--variant',
+      'fixed',
+      '--json',
+    );
+    expect(r.code).toBe(0);
+    expect(JSON.parse(r.out).results).toHaveLength(1);
+  });
+
+  it('refuses a number of seconds written in hexadecimal', async () => {
+    expect(usageError(await run('check', '--max-seconds', '0x10'))).toBe(
+      'error: --max-seconds: must be a number of seconds > 0 (got "0x10")',
+    );
+  });
+});

@@ -1,0 +1,27 @@
+/**
+ * The README's tables of properties and witnesses are the registry's statements, word for word,
+ * and its quick start is the two commands the project promises.
+ */
+import { readFileSync } from 'node:fs';
+import { properties, witnesses } from '../../invariants/index.ts';
+
+// Table cells are padded by the formatter: compare with runs of spaces folded.
+const readme = readFileSync(new URL('../../README.md', import.meta.url), 'utf8').replace(
+  / +/g,
+  ' ',
+);
+
+describe('README', () => {
+  it.each(Object.entries(properties))('states %s as the code does', (name, p) => {
+    expect(readme).toContain(`| \`${name}\` | ${p.statement} |`);
+  });
+
+  it.each(Object.entries(witnesses))('states witness %s as the code does', (name, w) => {
+    expect(readme).toContain(`| \`${name}\` | ${w.statement} |`);
+  });
+
+  it('gives the two quick-start commands', () => {
+    expect(readme).toContain('npm ci && npm start');
+    expect(readme).toContain('npm ci && npm test');
+  });
+});
