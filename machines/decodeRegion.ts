@@ -9,8 +9,8 @@
  * (`placeholder`, tagged `rejected`) that is preallocated, transferred and committed like any
  * other; `check_finished` promotes its pending abort after its first step. Commit checks only the
  * room (there is one room per request here); `coverageCheck` (#38704) adds the check that the
- * transferred KV covers what was preallocated. A request whose handshake or KV can no longer come
- * (prefill has finished with it) fails on `TIMEOUT` and frees its pages.
+ * transferred KV covers what was preallocated. A request whose handshake can no longer come
+ * (prefill retired it at admission) fails on `TIMEOUT`; it holds no pages yet.
  *
  * Left out: the decode radix cache, retraction, deferred release on abort, metadata slots.
  */
@@ -35,7 +35,7 @@ function lifecycle(rid: RequestId, kind: Kind): RegionConfig {
     target: failed,
     actions: fail(release),
   });
-  const timeout = (release: boolean) => ({
+  const timeout = {
     guard: and([
       forRequest(rid),
       inState(rid, 'prefill', 'done'),
@@ -43,8 +43,8 @@ function lifecycle(rid: RequestId, kind: Kind): RegionConfig {
       not(inState(rid, 'transfer', 'failed')),
     ]),
     target: failed,
-    actions: fail(release),
-  });
+    actions: fail(false),
+  };
   const end = kind === 'placeholder' ? 'done.aborted' : 'done.finished';
   const endActions =
     kind === 'placeholder'
@@ -71,7 +71,7 @@ function lifecycle(rid: RequestId, kind: Kind): RegionConfig {
             actions: [{ type: 'preallocateDecode', params: p }, notify(rid, 'METADATA_SENT')],
           },
           DECODE_TRANSFER_FAILED: transferFailed(false),
-          TIMEOUT: timeout(false),
+          TIMEOUT: timeout,
         },
       },
       awaitingKv: {
@@ -92,8 +92,9 @@ function lifecycle(rid: RequestId, kind: Kind): RegionConfig {
               actions: { type: 'commitDecode', params: p },
             },
           ],
+          // No TIMEOUT here: decode reaches awaitingKv only after the room left Bootstrapping,
+          // and prefill then finishes only through Success or Failed, which decode polls.
           DECODE_TRANSFER_FAILED: transferFailed(true),
-          TIMEOUT: timeout(true),
         },
       },
       running: {

@@ -1,7 +1,7 @@
 /**
  * The guards and actions of the composed serving machine, bound to one scenario and one variant.
- * Guards named after a switch (`admissionRetire`, `retireAbortedResult`, `coverageCheck`,
- * `routerFailFast`) read the variant and nothing else; every other guard reads the request's data
+ * Guards named after a switch (`switchGuards`) read the variant and nothing else; fault guards
+ * (`faultGuards`) read the scenario's fault settings; every other guard reads the request's data
  * and first checks that the event is addressed to its request (`params.rid`).
  */
 import { assign, raise, setup } from 'xstate';
@@ -30,8 +30,13 @@ export const switchGuards = [
   'retireAbortedResult',
   'coverageCheck',
   'routerFailFast',
-  'transferFaultsEnabled',
 ] as const;
+
+/**
+ * Names of the guards that read only the scenario's fault settings. A structural analysis that
+ * must hold for every deployment takes them as true: a fault is always possible somewhere.
+ */
+export const faultGuards = ['transferFaultsEnabled'] as const;
 
 /** `setup()` for `scenario` under `variant`: typed guards and actions for the region factories. */
 export function servingSetup(scenario: Scenario, variant: Variant) {

@@ -12,6 +12,7 @@ import type { Scenario } from '../../machines/scenario.ts';
 import { createServingMachine, type ServingMachine } from '../../machines/servingMachine.ts';
 import type { Variant } from '../../machines/variants.ts';
 import type {
+  LifecycleMove,
   PropertyResult,
   ScenarioResult,
   Trace,
@@ -80,6 +81,27 @@ function firstViolation(
   return null;
 }
 
+/** Distinct lifecycle moves: for each edge, the moving request's regions before and after. */
+function lifecycleMoves(graph: StateGraph): LifecycleMove[] {
+  const moves = new Map<string, LifecycleMove>();
+  graph.edges.forEach((out, from) => {
+    const source = graph.states[from];
+    if (!source) return;
+    const before = regionSnapshot(source);
+    for (const e of out) {
+      const target = graph.states[e.to];
+      if (!target) continue;
+      const move = {
+        event: e.event.type,
+        before: before[e.event.rid] ?? {},
+        after: regionSnapshot(target)[e.event.rid] ?? {},
+      };
+      moves.set(JSON.stringify(move), move);
+    }
+  });
+  return [...moves.keys()].sort().map((k) => moves.get(k) as LifecycleMove);
+}
+
 /** Checks `scenario` under `variant`; see `CheckOptions` for the defaults. */
 export function checkScenario(
   scenario: Scenario,
@@ -144,6 +166,7 @@ export function checkMachine(
     },
     properties: propertyResults,
     witnesses: witnessResults,
+    coverage: lifecycleMoves(graph),
   };
   return graph.bound ? { ...result, bound: graph.bound } : result;
 }

@@ -66,6 +66,17 @@ export interface WitnessResult {
   readonly required: boolean;
 }
 
+/**
+ * One request's lifecycle move seen in the exploration: the event, and the four regions' state
+ * paths before and after it (the state space projected onto one request). Exporters match these
+ * against a statechart's transitions to report coverage.
+ */
+export interface LifecycleMove {
+  readonly event: string;
+  readonly before: Readonly<Record<string, string>>;
+  readonly after: Readonly<Record<string, string>>;
+}
+
 /** Why a search stopped early. */
 export interface Bound {
   readonly reason: 'maxStates' | 'maxSeconds';
@@ -82,6 +93,8 @@ export interface ScenarioResult {
   readonly bound?: Bound;
   readonly properties: readonly PropertyResult[];
   readonly witnesses: readonly WitnessResult[];
+  /** Every distinct lifecycle move explored, over all requests, sorted. */
+  readonly coverage: readonly LifecycleMove[];
 }
 
 /** Everything a `check` run produced, one result per scenario × variant. */

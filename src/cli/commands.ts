@@ -11,9 +11,11 @@ import { findScenario, scenarios } from '../../scenarios/index.ts';
 import { expectationFor, structuralPaths } from '../../scenarios/manifest.ts';
 import { checkScenario } from '../checker/checkScenario.ts';
 import { overallVerdict, type ScenarioResult, type Verdict } from '../checker/outcome.ts';
+import { defaultMaxStates } from '../checker/stateGraph.ts';
 import { loadScenarioFile } from '../config/loadScenario.ts';
 import { findPaths, renderPaths } from '../paths/index.ts';
 import { renderResults, renderVerdictTable, type ScenarioArgs } from './render.ts';
+import { reportInputFrom, writeReportFiles } from './reportCommand.ts';
 import { oneOf, positiveSeconds, UsageError, wholeNumber } from './usageError.ts';
 
 /** Where a command writes. */
@@ -165,13 +167,14 @@ function expectedLabel(r: ScenarioResult): string {
 
 /**
  * `kvcheck all` (what `npm start` runs): every built-in scenario under every built-in variant,
- * the counterexamples, then the structural path check. Exit 0 when every verdict and state count
- * matches the manifest in `scenarios/manifest.ts`, 1 otherwise.
+ * the counterexamples, the structural path check, and the report written into `outDir`. Exit 0
+ * when every verdict, state count and path finding matches `scenarios/manifest.ts`, 1 otherwise.
  */
-export function runAll(io: Io): number {
+export async function runAll(io: Io, outDir: string, version: string): Promise<number> {
+  const variants = resolveVariants([]);
   const results: ScenarioResult[] = [];
   for (const scenario of scenarios) {
-    for (const variant of resolveVariants([])) {
+    for (const variant of variants) {
       results.push(checkScenario(scenario, variant, { requiredWitnesses: scenario.witnesses }));
     }
   }
@@ -180,8 +183,19 @@ export function runAll(io: Io): number {
   io.out(`${renderVerdictTable(results, io.colour, expectedLabel)}\n\n`);
   io.out(renderResults(results, args, io.colour, { table: false }));
   io.out('\nStructural path check (scenario-independent): rejected state → decoding state\n\n');
-  const reports = resolveVariants([]).map((v) => findPaths(v));
+  const reports = variants.map((v) => findPaths(v));
   io.out(`${reports.map(renderPaths).join('\n\n')}\n\n`);
+  const input = await reportInputFrom({
+    scenarios,
+    variants,
+    results,
+    reproduce: args,
+    command: 'kvcheck all',
+    version,
+    maxStates: defaultMaxStates,
+  });
+  const [md, html] = writeReportFiles(outDir, input);
+  io.out(`Report: ${md} and ${html}\n`);
   const mismatches = results.filter((r) => expectedLabel(r) !== 'as expected');
   const pathsAsExpected = reports.every((r) => r.paths.length > 0 === structuralPaths[r.variant]);
   if (mismatches.length === 0 && pathsAsExpected) {

@@ -7,6 +7,9 @@ import { Command, CommanderError, Option } from 'commander';
 import { ConfigError } from '../config/loadScenario.ts';
 import { UnknownStateError } from '../paths/index.ts';
 import { type Io, runAll, runCheck, runList, runPaths } from './commands.ts';
+import { runDiagram } from './diagramCommand.ts';
+import { defaultReportDir, runReport } from './reportCommand.ts';
+import { runStateSpace } from './stateSpaceCommand.ts';
 import { colourEnabled } from './style.ts';
 import { UsageError } from './usageError.ts';
 
@@ -26,7 +29,7 @@ export function processIo(): Io {
   };
 }
 
-function program(io: Io, setCode: (code: number) => void): Command {
+function program(io: Io, setCode: (code: number) => void, argvText: string): Command {
   const cli = new Command('kvcheck')
     .description('Model checker for tenant isolation in disaggregated prefill/decode LLM serving')
     .version(version())
@@ -70,10 +73,57 @@ function program(io: Io, setCode: (code: number) => void): Command {
     .action((opts) => setCode(runPaths(opts, io)));
   cli
     .command('all')
-    .description(
-      'check every built-in scenario under every variant against the manifest (npm start)',
+    .description('check every built-in scenario × variant against the manifest; write the report')
+    .option('--out <dir>', 'where to write report.md and report.html', defaultReportDir)
+    .action(async (opts) => setCode(await runAll(io, opts.out, version())));
+  cli
+    .command('report')
+    .description('check scenarios × variants and write report.md and report.html')
+    .option('--scenario <name>', 'built-in scenario (repeatable; default: all)', collect, [])
+    .option('--config <file>', 'scenario file, YAML or JSON (repeatable)', collect, [])
+    .option('--variant <name>', 'engine variant (repeatable; default: all)', collect, [])
+    .option('--out <dir>', 'folder for report.md and report.html', defaultReportDir)
+    .option('--max-states <n>', 'stop expanding after n distinct states (default 100000)')
+    .option('--max-seconds <s>', 'stop after s seconds')
+    .action(async (opts) => setCode(await runReport(opts, io, `kvcheck ${argvText}`, version())));
+  cli
+    .command('diagram')
+    .description('draw the statecharts as Mermaid, DOT or SVG')
+    .option(
+      '--machine <name>',
+      'request, prefill, decode, transfer, router, page (repeatable; default: request)',
+      collect,
+      [],
     )
-    .action(() => setCode(runAll(io)));
+    .option('--all', 'draw every chart', false)
+    .option('--format <format>', 'mermaid, dot or svg', 'mermaid')
+    .option('--variant <name>', 'draw as a variant wires it (repeatable)', collect, [])
+    .option('--diff <variant>', 'give twice: edges only one of two variants can take', collect, [])
+    .option('--hide-disabled', 'leave edges the variant disables out', false)
+    .option('--out <dir>', 'write one file per drawing into dir')
+    .action(async (opts) => setCode(await runDiagram(opts, io)));
+  cli
+    .command('state-space')
+    .description('draw the reachable state graph of one scenario under one variant')
+    .option(
+      '--scenario <name>',
+      'built-in scenario (exactly one of --scenario/--config)',
+      collect,
+      [],
+    )
+    .option('--config <file>', 'scenario file, YAML or JSON', collect, [])
+    .option('--variant <name>', 'engine variant (exactly one)', collect, [])
+    .option(
+      '--invariant <name>',
+      'properties whose violating states are red (repeatable)',
+      collect,
+      [],
+    )
+    .option('--project <rid>', 'draw only this request’s lifecycle')
+    .option('--format <format>', 'dot or svg', 'dot')
+    .option('--out <file>', 'write to file instead of stdout')
+    .option('--max-nodes <n>', 'refuse larger graphs (default 300)')
+    .action(async (opts) => setCode(await runStateSpace(opts, io)));
   cli
     .command('list')
     .description('list built-in scenarios, variants, properties and witnesses')
@@ -102,9 +152,13 @@ function acceptedHint(cli: Command, code: string, argv: readonly string[]): stri
 /** Runs kvcheck with `argv` (without the node and script paths); resolves to the exit code. */
 export async function main(argv: readonly string[], io: Io = processIo()): Promise<number> {
   let code = 0;
-  const cli = program(io, (c) => {
-    code = c;
-  });
+  const cli = program(
+    io,
+    (c) => {
+      code = c;
+    },
+    argv.join(' '),
+  );
   if (argv.length === 0) {
     io.err(`${cli.helpInformation()}`);
     return 2;

@@ -3,6 +3,7 @@
  * wrong, a numbered step table, a reproduce line) and witness lines. Pure: Outcome in, text out.
  */
 import type { PropertyResult, ScenarioResult, Trace } from '../checker/outcome.ts';
+import { count, duration, plural } from '../export/numbers.ts';
 import { paint } from './style.ts';
 
 /** How to name a scenario on a reproduce line: `--scenario NAME` or `--config FILE`. */
@@ -21,21 +22,6 @@ export function table(
       .join('  ')
       .trimEnd();
   return [line(header), ...rows.map(line)].join('\n');
-}
-
-/** `1234567` → `1,234,567`. */
-export function count(n: number): string {
-  return n.toLocaleString('en-US');
-}
-
-/** `1 state`, `2 states`. */
-export function plural(n: number, noun: string): string {
-  return `${count(n)} ${noun}${n === 1 ? '' : 's'}`;
-}
-
-/** Milliseconds as `85 ms` or `1.2 s`. */
-export function duration(ms: number): string {
-  return ms < 1000 ? `${ms} ms` : `${(ms / 1000).toFixed(1)} s`;
 }
 
 function verdictLabel(colour: boolean, status: string): string {

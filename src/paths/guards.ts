@@ -7,7 +7,7 @@
  * one value: plain Kleene logic would let the placeholder branch fire under `fixed`.
  */
 import { and, not, or, stateIn } from 'xstate';
-import { switchGuards } from '../../machines/servingSetup.ts';
+import { faultGuards, switchGuards } from '../../machines/servingSetup.ts';
 import type { Variant } from '../../machines/variants.ts';
 import { type Chart, type ChartNode, type Config, isActive } from './statechart.ts';
 
@@ -50,8 +50,6 @@ function switchValue(name: (typeof switchGuards)[number], v: Variant): boolean {
       return v.switches[name];
     case 'routerFailFast':
       return v.switches.routerPolicy === 'failFast';
-    case 'transferFaultsEnabled':
-      return true; // a fault is possible in any deployment
   }
 }
 
@@ -59,23 +57,52 @@ function named(type: string, params: unknown, variant: Variant): Guard {
   if (type === 'isFor') return { op: 'const', value: true };
   const sw = switchGuards.find((g) => g === type);
   if (sw) return { op: 'const', value: switchValue(sw, variant) };
+  // A fault is possible in any deployment: the structure is read with every fault enabled.
+  if (faultGuards.some((g) => g === type)) return { op: 'const', value: true };
   return { op: 'atom', key: `${type}${JSON.stringify(params ?? null)}` };
+}
+
+/** An XState guard read structurally, before any variant gives its switches a value. */
+export type GuardTerm =
+  | { readonly kind: 'named'; readonly type: string; readonly params: unknown }
+  | { readonly kind: 'in'; readonly stateId: string }
+  | { readonly kind: 'and' | 'or' | 'not'; readonly args: readonly GuardTerm[] };
+
+/**
+ * Reads an XState guard as a `GuardTerm`: a name or `{ type, params }` is `named`, `stateIn('#id')`
+ * is `in` with the id without `#`, XState's `and`/`or`/`not` keep their arguments in order.
+ * Undefined for a missing guard; throws for an inline guard function, which has no structure.
+ */
+export function parseGuard(g: unknown): GuardTerm | undefined {
+  if (g === undefined) return undefined;
+  if (typeof g === 'string') return { kind: 'named', type: g, params: undefined };
+  const s = g as GuardShape;
+  if (s.check === stateInCheck && typeof s.stateValue === 'string')
+    return { kind: 'in', stateId: s.stateValue.replace(/^#/, '') };
+  const comb = combinators.find(([, check]) => check === s.check);
+  if (comb) return { kind: comb[0], args: (s.guards ?? []).map((a) => parseTerm(a)) };
+  if (typeof s.type === 'string') return { kind: 'named', type: s.type, params: s.params };
+  throw new Error(`paths: unsupported guard ${String(g)}`);
+}
+
+function parseTerm(g: unknown): GuardTerm {
+  const term = parseGuard(g);
+  if (!term) throw new Error('paths: an empty guard inside and/or/not');
+  return term;
+}
+
+function compileTerm(t: GuardTerm, chart: Chart): Guard {
+  if (t.kind === 'named') return named(t.type, t.params, chart.variant);
+  if (t.kind !== 'in') return { op: t.kind, args: t.args.map((a) => compileTerm(a, chart)) };
+  const node = chart.byId.get(t.stateId);
+  if (!node) throw new Error(`paths: unsupported guard stateIn(#${t.stateId})`);
+  return { op: 'in', node };
 }
 
 /** Compiles an XState guard of `chart`'s machine; a missing guard is `true`. */
 export function compileGuard(g: unknown, chart: Chart): Guard {
-  if (g === undefined) return { op: 'const', value: true };
-  if (typeof g === 'string') return named(g, undefined, chart.variant);
-  const s = g as GuardShape;
-  const node =
-    s.check === stateInCheck && typeof s.stateValue === 'string'
-      ? chart.byId.get(s.stateValue.replace(/^#/, ''))
-      : undefined;
-  if (node) return { op: 'in', node };
-  const comb = combinators.find(([, check]) => check === s.check);
-  if (comb) return { op: comb[0], args: (s.guards ?? []).map((a) => compileGuard(a, chart)) };
-  if (typeof s.type === 'string') return named(s.type, s.params, chart.variant);
-  throw new Error(`paths: unsupported guard ${String(g)}`);
+  const term = parseGuard(g);
+  return term ? compileTerm(term, chart) : { op: 'const', value: true };
 }
 
 /** Kleene evaluation of `g` in `config`, data guards read from `facts` (absent: unknown). */

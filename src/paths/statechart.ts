@@ -2,7 +2,7 @@
  * The statechart of one request, read from the composed machine: its four regions (router,
  * prefill, transfer, decode) as plain state nodes, and the configurations of their product.
  * This is the only file that looks at XState's StateNode objects, through the small interfaces
- * below and one `unknown` cast.
+ * below and its `unknown` casts.
  */
 import { requestRegions } from '../../machines/regionIds.ts';
 import type { Scenario } from '../../machines/scenario.ts';
@@ -12,6 +12,9 @@ import type { Variant } from '../../machines/variants.ts';
 /** The parts of an XState StateNode the path check reads. */
 export interface ChartNode {
   readonly id: string;
+  /** The node's own key (`placeholder`); the machine's id for a root. */
+  readonly key: string;
+  readonly type: 'atomic' | 'compound' | 'parallel' | 'final' | 'history';
   /** `[rid, region, ...]` below the root. */
   readonly path: readonly string[];
   readonly tags: readonly string[];
@@ -21,6 +24,8 @@ export interface ChartNode {
   /** Event type → transitions in document order. */
   readonly transitions: ReadonlyMap<string, readonly ChartTransition[]>;
   readonly always?: unknown;
+  /** Entry actions as the config gives them (names or `{ type, params }`). */
+  readonly entry: readonly unknown[];
 }
 
 /** The parts of an XState TransitionDefinition the path check reads. */
@@ -61,7 +66,8 @@ const probe: Scenario = {
   witnesses: [],
 };
 
-function descendants(node: ChartNode): ChartNode[] {
+/** Every state node below `node`, in document order (depth first, parents before children). */
+export function descendants(node: ChartNode): ChartNode[] {
   return Object.values(node.states).flatMap((child) => [child, ...descendants(child)]);
 }
 
@@ -76,6 +82,11 @@ export function chartOf(variant: Variant): Chart {
   const byId = new Map([root, ...descendants(root)].map((n) => [n.id, n]));
   const states = new Map(regions.flatMap(descendants).map((n) => [statePath(n), n]));
   return { variant, regions, byId, states };
+}
+
+/** The root state node of any XState machine (`pageMachine`), read through `ChartNode`. */
+export function rootNode(machine: { readonly root: unknown }): ChartNode {
+  return machine.root as ChartNode;
 }
 
 /** `region.path` of a state node: `prefill.placeholder.bootstrapping`. */

@@ -92,6 +92,13 @@ const resultSchema = z.strictObject({
     .optional(),
   properties: z.array(propertySchema).min(1),
   witnesses: z.array(z.object({ name: z.string(), reached: z.boolean() })),
+  coverage: z.array(
+    z.strictObject({
+      event: z.string().min(1),
+      before: z.record(z.string(), z.string()),
+      after: z.record(z.string(), z.string()),
+    }),
+  ),
 });
 const outcomeSchema = z.strictObject({ results: z.array(resultSchema) });
 type Result = z.infer<typeof resultSchema>;
@@ -446,7 +453,7 @@ describe('bad input: exit 2, one error line, nothing on stdout', () => {
 
   it('rejects an unknown command', async () => {
     expect(usageError(await run('frob'))).toMatchInlineSnapshot(
-      `"error: unknown command 'frob'; accepted commands: check, paths, all, list"`,
+      `"error: unknown command 'frob'; accepted commands: check, paths, all, report, diagram, state-space, list"`,
     );
   });
 
@@ -585,7 +592,7 @@ describe('bad input: exit 2, one error line, nothing on stdout', () => {
   // `kvcheck COMMAND --help`, and `help` is refused like any unknown command.
   it('rejects `help` as a command, naming the accepted ones', async () => {
     expect(usageError(await run('help', 'nope'))).toBe(
-      "error: unknown command 'help'; accepted commands: check, paths, all, list",
+      "error: unknown command 'help'; accepted commands: check, paths, all, report, diagram, state-space, list",
     );
   });
 });

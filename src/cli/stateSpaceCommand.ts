@@ -1,0 +1,115 @@
+/**
+ * `kvcheck state-space`: draws the reachable state graph of one scenario under one variant as
+ * DOT or SVG, with the states that violate the selected properties filled red and the
+ * breadth-first shortest path to the first of them in bold blue. Whole graphs are for small
+ * scenarios; `--project <rid>` draws one request's lifecycle, which stays readable.
+ */
+import { writeFileSync } from 'node:fs';
+import { type Property, properties, propertyNames } from '../../invariants/index.ts';
+import { exploreScenario, type StateGraph, shortestPathTree } from '../checker/stateGraph.ts';
+import { GraphTooLargeError, toStateSpaceDot } from '../export/stateSpaceDot.ts';
+import { type Io, resolveScenarios, resolveVariants } from './commands.ts';
+import { oneOf, UsageError, wholeNumber } from './usageError.ts';
+
+/** Options of `kvcheck state-space`, as parsed from the command line. */
+export interface StateSpaceArgs {
+  readonly scenario: readonly string[];
+  readonly config: readonly string[];
+  readonly variant: readonly string[];
+  readonly invariant: readonly string[];
+  readonly project?: string;
+  /** `dot` or `svg`. */
+  readonly format: string;
+  readonly out?: string;
+  readonly maxNodes?: string;
+}
+
+/** Vertices where any of `props` fails; terminal properties only where nothing can move. */
+export function violatingVertices(graph: StateGraph, props: readonly Property[]): Set<number> {
+  const out = new Set<number>();
+  graph.states.forEach((s, v) => {
+    const terminal = graph.expanded[v] === true && (graph.edges[v]?.length ?? 0) === 0;
+    if (props.some((p) => (p.kind === 'state' || terminal) && !p(s))) out.add(v);
+  });
+  return out;
+}
+
+/** The breadth-first shortest vertex path from 0 to the first vertex of `targets` in BFS order. */
+export function shortestPathToAny(graph: StateGraph, targets: ReadonlySet<number>): number[] {
+  const tree = shortestPathTree(graph);
+  const target = tree.order.find((v) => targets.has(v));
+  if (target === undefined) return [];
+  const path: number[] = [];
+  for (let v: number | undefined = target; v !== undefined; v = tree.parent[v]?.from) path.push(v);
+  return path.reverse();
+}
+
+function exactlyOne<T>(items: readonly T[], given: number, what: string, flags: string): T {
+  const [only] = items;
+  if (given === 0 || items.length !== 1 || only === undefined) {
+    const got = given === 0 ? 'none given' : `got ${items.length}`;
+    throw new UsageError(`state-space draws exactly one ${what} (${flags}); ${got}`);
+  }
+  return only;
+}
+
+function write(file: string, text: string): void {
+  try {
+    writeFileSync(file, text);
+  } catch (e) {
+    const why = e instanceof Error && 'code' in e ? String(e.code) : String(e);
+    throw new UsageError(`--out: cannot write ${file} (${why})`);
+  }
+}
+
+/**
+ * `kvcheck state-space`: resolves exactly one scenario (`--scenario` or `--config`) and one
+ * variant, explores it, and writes the DOT or SVG to `--out` or stdout. Bad input, an unknown
+ * `--project` request id and a graph over `--max-nodes` (default 300) throw `UsageError` (exit
+ * 2). Returns 0.
+ */
+export async function runStateSpace(args: StateSpaceArgs, io: Io): Promise<number> {
+  const given = new Set(args.scenario).size + args.config.length;
+  const scenario = exactlyOne(
+    resolveScenarios(args).scenarios,
+    given,
+    'scenario',
+    '--scenario NAME or --config FILE',
+  );
+  const variant = exactlyOne(
+    resolveVariants(args.variant),
+    new Set(args.variant).size,
+    'variant',
+    '--variant NAME',
+  );
+  const format = oneOf('format', args.format, ['dot', 'svg']);
+  const names = [...new Set(args.invariant)].map((n) => oneOf('invariant', n, propertyNames));
+  const selected = (names.length > 0 ? names : propertyNames).flatMap((n) => properties[n] ?? []);
+  const rids = scenario.requests.map((r) => r.id);
+  const project =
+    args.project === undefined ? undefined : oneOf('--project request id', args.project, rids);
+  const maxNodes =
+    args.maxNodes === undefined ? undefined : wholeNumber('--max-nodes', args.maxNodes, 1);
+  const graph = exploreScenario(scenario, variant);
+  const violating = violatingVertices(graph, selected);
+  const bounded = graph.bound ? ` (search stopped by ${graph.bound.reason})` : '';
+  const title = `${scenario.name} × ${variant.name}: ${graph.states.length} reachable states${bounded}`;
+  let dot: string;
+  try {
+    dot = toStateSpaceDot(graph, {
+      violating,
+      path: shortestPathToAny(graph, violating),
+      title,
+      ...(project !== undefined ? { project } : {}),
+      ...(maxNodes !== undefined ? { maxNodes } : {}),
+    });
+  } catch (e) {
+    if (e instanceof GraphTooLargeError) throw new UsageError(e.message);
+    throw e;
+  }
+  // Loaded on demand: Graphviz (WebAssembly) is only needed for SVG.
+  const text = format === 'svg' ? await (await import('../export/svg.ts')).renderSvg(dot) : dot;
+  if (args.out !== undefined) write(args.out, text);
+  else io.out(text.endsWith('\n') ? text : `${text}\n`);
+  return 0;
+}

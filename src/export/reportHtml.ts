@@ -1,0 +1,235 @@
+/**
+ * The design-review report as one self-contained HTML file: inline CSS and inline SVG, no
+ * script, no font or image from anywhere, readable offline and printable. Pure: a `ReportInput`
+ * in, text out. Every user-supplied string is escaped.
+ */
+import { escapeHtml as h } from './escape.ts';
+import { count, duration } from './numbers.ts';
+import { reportCss } from './reportCss.ts';
+import {
+  barriersOf,
+  coverageFor,
+  defenceNote,
+  orderRelations,
+  propertyText,
+  type ReportInput,
+  scenarioParameters,
+  statusAcross,
+} from './reportModel.ts';
+
+type Cell = string | { readonly html: string; readonly cls?: string };
+
+function td(c: Cell): string {
+  if (typeof c === 'string') return `<td>${h(c)}</td>`;
+  return `<td${c.cls ? ` class="${c.cls}"` : ''}>${c.html}</td>`;
+}
+
+function table(header: readonly string[], rows: readonly (readonly Cell[])[], cls = ''): string {
+  const head = header.map((x) => `<th>${h(x)}</th>`).join('');
+  const body = rows.map((r) => `<tr>${r.map(td).join('')}</tr>`).join('\n');
+  return `<table${cls ? ` class="${cls}"` : ''}><thead><tr>${head}</tr></thead><tbody>\n${body}\n</tbody></table>`;
+}
+
+function badge(status: string, text = status): Cell {
+  return { html: `<span class="badge ${h(status)}">${h(text)}</span>` };
+}
+
+/** An SVG document made fit for inlining: XML prolog and doctype removed. */
+export function inlineSvg(svg: string): string {
+  return svg
+    .replace(/<\?xml[^>]*\?>/g, '')
+    .replace(/<!DOCTYPE[^>]*>/g, '')
+    .replace(/<!--[\s\S]*?-->/g, '')
+    .trim();
+}
+
+function section(id: string, title: string, body: string): string {
+  return `<section id="${id}">\n<h2>${h(title)}</h2>\n${body}\n</section>`;
+}
+
+function verdicts(input: ReportInput): string {
+  return table(
+    ['scenario', 'variant', 'verdict', 'states', 'transitions', 'depth', 'time'],
+    input.results.map((r) => [
+      r.scenario,
+      r.variant,
+      badge(r.status),
+      { html: count(r.stats.states), cls: 'num' },
+      { html: count(r.stats.transitions), cls: 'num' },
+      { html: String(r.stats.depth), cls: 'num' },
+      { html: duration(r.stats.ms), cls: 'num' },
+    ]),
+  );
+}
+
+function scenarios(input: ReportInput): string {
+  return input.scenarios
+    .map((s) => {
+      const params = table(['parameter', 'value'], scenarioParameters(s));
+      const requests = table(
+        ['request', 'tenant', 'prompt', 'output', 'against the limits'],
+        s.requests.map((r) => [
+          r.id,
+          r.tenant,
+          { html: String(r.promptLen), cls: 'num' },
+          { html: String(r.outputLen), cls: 'num' },
+          { html: orderRelations(s, r.promptLen).map(h).join('<br>') },
+        ]),
+      );
+      return `<h3>${h(s.name)}</h3>\n<p>${h(s.description)}</p>\n<div class="pair">${params}${requests}</div>`;
+    })
+    .join('\n');
+}
+
+function diagrams(input: ReportInput): string {
+  return input.diagrams
+    .map(
+      (d) =>
+        `<figure class="diagram"><figcaption><strong>${h(d.title)}</strong> — ${h(d.caption)}</figcaption>\n${inlineSvg(d.svg)}\n</figure>`,
+    )
+    .join('\n');
+}
+
+function propertyTable(input: ReportInput): string {
+  const names = input.results[0]?.properties.map((p) => p.name) ?? [];
+  return table(
+    ['property', 'statement', 'guards', ...input.variants.map((v) => v.name)],
+    names.map((name) => {
+      const { statement, guards } = propertyText(name);
+      return [
+        { html: `<code>${h(name)}</code>` },
+        statement,
+        { html: h(guards), cls: 'small' },
+        ...input.variants.map((v) => {
+          const s = statusAcross(input.results, name, v.name);
+          return s.status === 'violated'
+            ? badge('violated', `violated: ${s.scenarios.join(', ')}`)
+            : badge(s.status);
+        }),
+      ];
+    }),
+    'properties',
+  );
+}
+
+function barrierMatrix(input: ReportInput): string {
+  const names = input.results[0]?.properties.map((p) => p.name) ?? [];
+  const symbol = { holds: '✓', violated: '✗', unknown: '?' } as const;
+  const header = `<tr><th>property</th>${input.variants
+    .map((v) => `<th>${h(v.name)}<div class="small">${h(barriersOf(v))}</div></th>`)
+    .join('')}<th>reading</th></tr>`;
+  const rows = names
+    .map((name) => {
+      const cells = input.variants
+        .map((v) => {
+          const s = statusAcross(input.results, name, v.name).status;
+          return `<td class="cell ${s}">${symbol[s]}</td>`;
+        })
+        .join('');
+      const note = h(defenceNote(input.results, input.variants, name));
+      return `<tr><td><code>${h(name)}</code></td>${cells}<td class="small">${note}</td></tr>`;
+    })
+    .join('\n');
+  return `<table class="matrix"><thead>${header}</thead><tbody>\n${rows}\n</tbody></table>`;
+}
+
+function counterexamples(input: ReportInput): string {
+  if (input.counterexamples.length === 0) return '<p>No property is violated in any run.</p>';
+  return input.counterexamples
+    .map((c) => {
+      const steps = table(
+        ['step', 'actor', 'event', 'what changed'],
+        c.trace.steps.map((s) => [
+          { html: String(s.step), cls: 'num' },
+          s.actor,
+          { html: `<code>${h(s.event)}</code> ${h(s.rid)}` },
+          { html: s.changes.map((x) => h(x)).join('<br>'), cls: 'small' },
+        ]),
+        'steps',
+      );
+      return `<article class="cex">
+<h3><code>${h(c.property)}</code> in ${h(c.scenario)} × ${h(c.variant)} <span class="small">(${c.trace.steps.length} steps)</span></h3>
+<p>${h(c.statement)}</p>
+<p class="violated-msg"><strong>Violated:</strong> ${h(c.trace.message)}</p>
+<figure class="diagram sequence">${inlineSvg(c.svg)}</figure>
+${steps}
+<p class="small">Reproduce: <code>${h(c.reproduce)}</code></p>
+</article>`;
+    })
+    .join('\n');
+}
+
+function coverage(input: ReportInput): string {
+  return input.variants
+    .map((v) => {
+      const rows = coverageFor(input, v.name).map((c) => [
+        c.region,
+        { html: `${c.states.visited} / ${c.states.total}`, cls: 'num' },
+        { html: `${c.transitions.taken} / ${c.transitions.total}`, cls: 'num' },
+        {
+          html: [...c.states.missed, ...c.transitions.missed].map(h).join('<br>') || '—',
+          cls: 'small',
+        },
+      ]);
+      return `<h3>under ${h(v.name)}</h3>\n${table(['region', 'states visited', 'transitions taken', 'never visited'], rows)}`;
+    })
+    .join('\n');
+}
+
+function witnesses(input: ReportInput): string {
+  const names = input.results[0]?.witnesses.map((w) => w.name) ?? [];
+  return table(
+    ['scenario', 'variant', ...names],
+    input.results.map((r) => [
+      r.scenario,
+      r.variant,
+      ...names.map((n) => {
+        const w = r.witnesses.find((x) => x.name === n);
+        const text = `${w?.reached ? 'reached' : 'not reached'}${w?.required ? ' (required)' : ''}`;
+        return badge(w?.reached ? 'holds' : w?.required ? 'violated' : 'unknown', text);
+      }),
+    ]),
+  );
+}
+
+const sections: readonly [string, string, (input: ReportInput) => string][] = [
+  ['verdicts', 'Verdicts', verdicts],
+  ['scenarios', 'Scenarios', scenarios],
+  ['statecharts', 'Statecharts', diagrams],
+  ['properties', 'Properties', propertyTable],
+  ['barriers', 'Barrier matrix', barrierMatrix],
+  ['counterexamples', 'Counterexamples', counterexamples],
+  ['coverage', 'Coverage', coverage],
+  ['witnesses', 'Witnesses', witnesses],
+];
+
+/** The whole report as one HTML document. */
+export function reportHtml(input: ReportInput): string {
+  const nav = sections.map(([id, title]) => `<a href="#${id}">${h(title)}</a>`).join(' · ');
+  const body = sections.map(([id, title, render]) => section(id, title, render(input))).join('\n');
+  const limit =
+    input.settings.maxSeconds === undefined
+      ? 'no time limit'
+      : `max ${input.settings.maxSeconds} s`;
+  return `<!doctype html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>kvcheck design review</title>
+<style>${reportCss}</style>
+</head>
+<body>
+<header>
+<h1>kvcheck design review</h1>
+<p>Tenant isolation in disaggregated prefill/decode serving: each scenario explored exhaustively under each engine variant.</p>
+<nav>${nav}</nav>
+</header>
+<main>
+${body}
+</main>
+<footer>kvcheck ${h(input.version)} · <code>${h(input.command)}</code> · engine ${h(input.settings.engine)}, max ${count(input.settings.maxStates)} states, ${h(limit)}</footer>
+</body>
+</html>
+`;
+}

@@ -1,0 +1,188 @@
+/**
+ * The design-review report as Markdown that renders on GitHub (diagrams as Mermaid blocks).
+ * Pure: a `ReportInput` in, text out. Every user-supplied string is escaped.
+ */
+import { escapeHtml, escapeMarkdownCell } from './escape.ts';
+import { count, duration } from './numbers.ts';
+import {
+  barriersOf,
+  coverageFor,
+  defenceNote,
+  orderRelations,
+  propertyText,
+  type ReportInput,
+  scenarioParameters,
+  statusAcross,
+} from './reportModel.ts';
+
+const mark = { holds: '✓ holds', violated: '✗ violated', unknown: '? unknown' } as const;
+
+function row(cells: readonly string[]): string {
+  return `| ${cells.join(' | ')} |`;
+}
+
+function tableOf(header: readonly string[], rows: readonly (readonly string[])[]): string {
+  return [row(header), row(header.map(() => '---')), ...rows.map(row)].join('\n');
+}
+
+const cell = escapeMarkdownCell;
+
+function verdicts(input: ReportInput): string {
+  const rows = input.results.map((r) => [
+    cell(r.scenario),
+    cell(r.variant),
+    r.status === 'ok' ? '✓ ok' : r.status === 'violation' ? '✗ violation' : '? incomplete',
+    count(r.stats.states),
+    count(r.stats.transitions),
+    String(r.stats.depth),
+    duration(r.stats.ms),
+  ]);
+  return tableOf(
+    ['scenario', 'variant', 'verdict', 'states', 'transitions', 'depth', 'time'],
+    rows,
+  );
+}
+
+function scenarios(input: ReportInput): string {
+  return input.scenarios
+    .map((s) => {
+      const params = tableOf(
+        ['parameter', 'value'],
+        scenarioParameters(s).map(([k, v]) => [k, cell(v)]),
+      );
+      const requests = tableOf(
+        ['request', 'tenant', 'prompt', 'output', 'against the limits'],
+        s.requests.map((r) => [
+          cell(r.id),
+          cell(r.tenant),
+          String(r.promptLen),
+          String(r.outputLen),
+          cell(orderRelations(s, r.promptLen).join('; ')),
+        ]),
+      );
+      return `### ${escapeHtml(s.name)}\n\n${escapeHtml(s.description)}\n\n${params}\n\n${requests}`;
+    })
+    .join('\n\n');
+}
+
+function diagrams(input: ReportInput): string {
+  return input.diagrams
+    .map(
+      (d) =>
+        `### ${escapeHtml(d.title)}\n\n${escapeHtml(d.caption)}\n\n\`\`\`mermaid\n${d.mermaid.trim()}\n\`\`\``,
+    )
+    .join('\n\n');
+}
+
+function propertyTable(input: ReportInput): string {
+  const names = input.results[0]?.properties.map((p) => p.name) ?? [];
+  const rows = names.map((name) => {
+    const { statement, guards } = propertyText(name);
+    const cells = input.variants.map((v) => {
+      const s = statusAcross(input.results, name, v.name);
+      return s.status === 'violated' ? `✗ (${s.scenarios.map(cell).join(', ')})` : mark[s.status];
+    });
+    return [`\`${name}\``, cell(statement), cell(guards), ...cells];
+  });
+  return tableOf(
+    ['property', 'statement', 'guards', ...input.variants.map((v) => cell(v.name))],
+    rows,
+  );
+}
+
+function barrierMatrix(input: ReportInput): string {
+  const names = input.results[0]?.properties.map((p) => p.name) ?? [];
+  const header = [
+    'property',
+    ...input.variants.map((v) => `${cell(v.name)} (${cell(barriersOf(v))})`),
+    'reading',
+  ];
+  const rows = names.map((name) => [
+    `\`${name}\``,
+    ...input.variants.map(
+      (v) => mark[statusAcross(input.results, name, v.name).status].split(' ')[0] ?? '',
+    ),
+    cell(defenceNote(input.results, input.variants, name)),
+  ]);
+  return tableOf(header, rows);
+}
+
+function counterexamples(input: ReportInput): string {
+  if (input.counterexamples.length === 0) return 'No property is violated in any run.';
+  return input.counterexamples
+    .map((c) => {
+      const steps = tableOf(
+        ['step', 'actor', 'event', 'what changed'],
+        c.trace.steps.map((s) => [
+          String(s.step),
+          cell(s.actor),
+          `${s.event} ${cell(s.rid)}`,
+          s.changes.map(cell).join('<br>'),
+        ]),
+      );
+      return [
+        `### \`${c.property}\` in ${escapeHtml(c.scenario)} × ${escapeHtml(c.variant)} (${c.trace.steps.length} steps)`,
+        `${escapeHtml(c.statement)}\n\n**Violated:** ${escapeHtml(c.trace.message)}`,
+        steps,
+        `\`\`\`mermaid\n${c.mermaid.trim()}\n\`\`\``,
+        `Reproduce: \`${escapeHtml(c.reproduce)}\``,
+      ].join('\n\n');
+    })
+    .join('\n\n');
+}
+
+function coverage(input: ReportInput): string {
+  return input.variants
+    .map((v) => {
+      const rows = coverageFor(input, v.name).map((c) => [
+        c.region,
+        `${c.states.visited} / ${c.states.total}`,
+        `${c.transitions.taken} / ${c.transitions.total}`,
+        cell([...c.states.missed, ...c.transitions.missed].join('; ') || '—'),
+      ]);
+      const table = tableOf(
+        ['region', 'states visited', 'transitions taken', 'never visited'],
+        rows,
+      );
+      return `### under ${escapeHtml(v.name)}\n\n${table}`;
+    })
+    .join('\n\n');
+}
+
+function witnesses(input: ReportInput): string {
+  const names = input.results[0]?.witnesses.map((w) => w.name) ?? [];
+  const rows = input.results.map((r) => [
+    cell(r.scenario),
+    cell(r.variant),
+    ...names.map((n) => {
+      const w = r.witnesses.find((x) => x.name === n);
+      const reached = w?.reached ? 'reached' : 'not reached';
+      return w?.required ? `${reached} (required)` : reached;
+    }),
+  ]);
+  return tableOf(['scenario', 'variant', ...names.map((n) => `\`${n}\``)], rows);
+}
+
+/** The whole report as Markdown. */
+export function reportMarkdown(input: ReportInput): string {
+  const settings = [
+    `engine ${input.settings.engine}`,
+    `max states ${count(input.settings.maxStates)}`,
+    input.settings.maxSeconds === undefined
+      ? 'no time limit'
+      : `max seconds ${input.settings.maxSeconds}`,
+  ].join(', ');
+  return `${[
+    '# kvcheck design review',
+    'Tenant isolation in disaggregated prefill/decode serving: every built-in or given scenario explored exhaustively under each engine variant.',
+    `## Verdicts\n\n${verdicts(input)}`,
+    `## Scenarios\n\n${scenarios(input)}`,
+    `## Statecharts\n\n${diagrams(input)}`,
+    `## Properties\n\n${propertyTable(input)}`,
+    `## Barrier matrix\n\nWhich variant stops which failure: ✓ holds in every scenario, ✗ violated in at least one.\n\n${barrierMatrix(input)}`,
+    `## Counterexamples\n\n${counterexamples(input)}`,
+    `## Coverage\n\nStates and transitions of one request's lifecycle that the runs visited; a transition never taken is a finding.\n\n${coverage(input)}`,
+    `## Witnesses\n\n${witnesses(input)}`,
+    `---\n\nkvcheck ${escapeHtml(input.version)} · \`${escapeHtml(input.command)}\` · ${settings}`,
+  ].join('\n\n')}\n`;
+}

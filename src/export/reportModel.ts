@@ -1,0 +1,159 @@
+/**
+ * The design-review report as data: what each section shows, computed from the Outcome, the
+ * scenarios and the variants. The Markdown and HTML renderers only lay it out.
+ */
+
+import { properties } from '../../invariants/index.ts';
+import { maxReqInputLen, type Scenario } from '../../machines/scenario.ts';
+import type { Switches, Variant } from '../../machines/variants.ts';
+import type { PropertyStatus, ScenarioResult, Trace } from '../checker/outcome.ts';
+import type { ChartGraph } from './chartGraph.ts';
+import { type RegionCoverage, regionCoverage } from './coverage.ts';
+
+/** A drawn statechart: Mermaid text for Markdown, SVG for HTML. */
+export interface Diagram {
+  readonly title: string;
+  readonly caption: string;
+  readonly mermaid: string;
+  readonly svg: string;
+}
+
+/** A counterexample with its two drawings. */
+export interface Counterexample {
+  readonly scenario: string;
+  readonly variant: string;
+  readonly property: string;
+  readonly statement: string;
+  readonly trace: Trace;
+  readonly mermaid: string;
+  readonly svg: string;
+  readonly reproduce: string;
+}
+
+/** Everything the report is made from. */
+export interface ReportInput {
+  readonly version: string;
+  /** The command line that produced the report. */
+  readonly command: string;
+  readonly settings: {
+    readonly engine: string;
+    readonly maxStates: number;
+    readonly maxSeconds?: number;
+  };
+  readonly scenarios: readonly Scenario[];
+  readonly variants: readonly Variant[];
+  readonly results: readonly ScenarioResult[];
+  readonly diagrams: readonly Diagram[];
+  readonly counterexamples: readonly Counterexample[];
+  /** The `request` chart under each variant, for coverage. */
+  readonly charts: ReadonlyMap<string, ChartGraph>;
+}
+
+/** One request's length against each limit, in words. */
+export function orderRelations(s: Scenario, promptLen: number): string[] {
+  const prefill = maxReqInputLen(s, 'prefill');
+  const decode = maxReqInputLen(s, 'decode');
+  const tokenizer =
+    promptLen >= s.contextLen
+      ? `${promptLen} ≥ context ${s.contextLen}: rejected by the tokenizer (400)`
+      : `${promptLen} < context ${s.contextLen}: passes the tokenizer`;
+  const side = (name: string, limit: number) =>
+    promptLen >= limit
+      ? `${promptLen} ≥ ${name} limit ${limit}: rejected by ${name}’s scheduler`
+      : `${promptLen} < ${name} limit ${limit}: accepted by ${name}`;
+  return promptLen >= s.contextLen
+    ? [tokenizer]
+    : [tokenizer, side('prefill', prefill), side('decode', decode)];
+}
+
+/** The scenario's sizes as label/value rows, with the limits they imply. */
+export function scenarioParameters(s: Scenario): [string, string][] {
+  const tenants = [...new Set(s.requests.map((r) => r.tenant))];
+  return [
+    ['tenants', tenants.join(', ')],
+    ['context window', `${s.contextLen} tokens`],
+    [
+      'prefill pool',
+      `${s.prefillPoolTokens} tokens (scheduler limit ${maxReqInputLen(s, 'prefill')})`,
+    ],
+    [
+      'decode pool',
+      `${s.decodePoolTokens} tokens (scheduler limit ${maxReqInputLen(s, 'decode')})`,
+    ],
+    ['page size', `${s.pageSize} token(s)`],
+    ['reserve', String(s.reserve)],
+    ['transfer faults', s.transferFaults ? 'possible' : 'off'],
+    ['pool vs context', poolVersusContext(s)],
+  ];
+}
+
+function poolVersusContext(s: Scenario): string {
+  const smallest = Math.min(s.prefillPoolTokens, s.decodePoolTokens);
+  if (smallest < s.contextLen)
+    return 'the context window exceeds a pool: the incident’s configuration';
+  if (smallest < 2 * s.contextLen)
+    return 'every pool holds the context window, with less than 2× headroom';
+  return 'every pool holds at least twice the context window';
+}
+
+/** A property's status under a variant over every scenario, and where it was violated. */
+export function statusAcross(
+  results: readonly ScenarioResult[],
+  property: string,
+  variant: string,
+): { status: PropertyStatus; scenarios: string[] } {
+  const mine = results.filter((r) => r.variant === variant);
+  const of = (r: ScenarioResult) => r.properties.find((p) => p.name === property)?.status;
+  const violated = mine.filter((r) => of(r) === 'violated').map((r) => r.scenario);
+  if (violated.length > 0) return { status: 'violated', scenarios: violated };
+  const unknown = mine.some((r) => of(r) !== 'holds');
+  return { status: unknown ? 'unknown' : 'holds', scenarios: [] };
+}
+
+function switchesOn(s: Switches): string[] {
+  const on: string[] = [];
+  if (s.admissionRetire) on.push('admission retire (#38935)');
+  if (s.retireAbortedResult) on.push('retire aborted result (#36988)');
+  if (s.coverageCheck) on.push('coverage check (#38704)');
+  if (s.routerPolicy === 'failFast') on.push('fail-fast router');
+  return on;
+}
+
+/** What a variant switches on, in words (`none` for the incident's engine). */
+export function barriersOf(v: Variant): string {
+  return switchesOn(v.switches).join(', ') || 'none';
+}
+
+/**
+ * Reading of the barrier matrix for one property: which variants stop a failure the others
+ * show, and whether a single barrier is all that stands in the way.
+ */
+export function defenceNote(
+  results: readonly ScenarioResult[],
+  variants: readonly Variant[],
+  property: string,
+): string {
+  const status = (v: Variant) => statusAcross(results, property, v.name).status;
+  const failing = variants.filter((v) => status(v) === 'violated');
+  if (failing.length === 0) return 'holds under every variant checked';
+  const holding = variants.filter((v) => status(v) === 'holds');
+  if (holding.length === 0) return 'violated under every variant checked: no barrier stops it';
+  const single = holding.filter((v) => switchesOn(v.switches).length === 1);
+  const thin =
+    single.length === 1 ? '; a single barrier alone stops it: defence in depth is thin' : '';
+  return `stopped by ${holding.map((v) => v.name).join(', ')}${thin}`;
+}
+
+/** Coverage of each region under `variant`, over every scenario's run. */
+export function coverageFor(input: ReportInput, variant: string): RegionCoverage[] {
+  const chart = input.charts.get(variant);
+  if (!chart) return [];
+  const moves = input.results.filter((r) => r.variant === variant).flatMap((r) => r.coverage);
+  return regionCoverage(chart, moves);
+}
+
+/** The registry's sentence and guard text for a property. */
+export function propertyText(name: string): { statement: string; guards: string } {
+  const p = properties[name];
+  return { statement: p?.statement ?? '', guards: p?.guards ?? '' };
+}

@@ -1,0 +1,85 @@
+/**
+ * The difference two variants make to one chart: which transitions only one of them can take,
+ * and the DOT drawing of it.
+ */
+import { findVariant, type Variant } from '../../machines/variants.ts';
+import { diffCharts, diffColours, toDotDiff } from '../../src/export/chartDiff.ts';
+import { chartGraph } from '../../src/export/statechart.ts';
+
+function variant(name: string): Variant {
+  const v = findVariant(name);
+  if (!v) throw new Error(`no variant ${name}`);
+  return v;
+}
+
+const request = (name: string) => chartGraph('request', variant(name));
+
+describe('diffCharts', () => {
+  const d = diffCharts(request('incident-2026'), request('fixed'));
+  const names = (list: typeof d.onlyInA) => list.map((c) => c.name);
+
+  it('names the placeholder path that only incident-2026 has, up to SEND_KV', () => {
+    expect(names(d.onlyInA)).toEqual(
+      expect.arrayContaining([
+        'prefill.received → prefill.placeholder on PREFILL_INTAKE [prefillSchedulerRejects]',
+        'prefill.placeholder.waiting → prefill.placeholder.forwarded on PREFILL_FORWARD [prefillFits]',
+        'prefill.placeholder.forwarded → prefill.placeholder.inflight on SEND_KV',
+        'decode.received → decode.placeholder on DECODE_INTAKE [decodeSchedulerRejects]',
+        'decode.placeholder.awaitingKv → decode.placeholder.running on DECODE_COMMIT [in transfer.success]',
+      ]),
+    );
+    expect(
+      d.onlyInA.every(
+        (c) => c.edge.source.includes('placeholder') || c.edge.target.includes('placeholder'),
+      ),
+    ).toBe(true);
+    expect(d.onlyInA.find((c) => c.edge.target === 'prefill.placeholder')?.absentBecause).toBe(
+      'disabled',
+    );
+    expect(d.onlyInA.find((c) => c.edge.event === 'PREFILL_FORWARD')?.absentBecause).toBe(
+      'unreachable',
+    );
+  });
+
+  it('names the admission retire edges that only fixed has', () => {
+    expect(names(d.onlyInB)).toEqual([
+      'prefill.received → prefill.done.retired on PREFILL_INTAKE [prefillSchedulerRejects && admissionRetire]',
+      'decode.received → decode.done.retired on DECODE_INTAKE [decodeSchedulerRejects && admissionRetire]',
+    ]);
+  });
+
+  it('is symmetric, and empty for a variant against itself', () => {
+    const back = diffCharts(request('fixed'), request('incident-2026'));
+    expect(names(back.onlyInA)).toEqual(names(d.onlyInB));
+    expect(names(back.onlyInB)).toEqual(names(d.onlyInA));
+    const same = diffCharts(request('fixed'), request('fixed'));
+    expect([same.onlyInA, same.onlyInB]).toEqual([[], []]);
+  });
+
+  it('refuses charts of different machines or without a variant', () => {
+    expect(() => diffCharts(request('fixed'), chartGraph('prefill', variant('fixed')))).toThrow(
+      /different machines/,
+    );
+    expect(() => diffCharts(chartGraph('request'), request('fixed'))).toThrow(/without a variant/);
+  });
+});
+
+describe('toDotDiff', () => {
+  const dot = toDotDiff(request('incident-2026'), request('fixed'));
+  const lineWith = (part: string) => dot.split('\n').find((l) => l.includes(part)) ?? '';
+
+  it('draws the fixed chart with the edges only incident-2026 has in one colour', () => {
+    const entry = lineWith('"s:prefill.received" -> "a:prefill.placeholder"');
+    expect(entry).toContain(`color="${diffColours.onlyInA}"`);
+    expect(entry).toContain('\\nonly in incident-2026"');
+  });
+
+  it('and the edges only fixed has in another, with a legend', () => {
+    const retire = lineWith('"s:prefill.received" -> "s:prefill.done.retired"');
+    expect(retire).toContain(`color="${diffColours.onlyInB}"`);
+    expect(dot).toContain('subgraph "cluster:legend"');
+    expect(dot).toContain('label="only in incident-2026 (15)"');
+    expect(dot).toContain('label="only in fixed (2)"');
+    expect(dot).toContain('label="request: fixed, compared with incident-2026"');
+  });
+});

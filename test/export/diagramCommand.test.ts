@@ -1,0 +1,134 @@
+/**
+ * `runDiagram`, the stage behind `kvcheck diagram`: stdout and --out modes, and every bad input
+ * refused as a UsageError naming what is accepted. Also times every chart × variant as SVG.
+ */
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { variantNames } from '../../machines/variants.ts';
+import { type DiagramArgs, runDiagram } from '../../src/cli/diagramCommand.ts';
+import { UsageError } from '../../src/cli/usageError.ts';
+import { chartNames } from '../../src/export/statechart.ts';
+
+const defaults: DiagramArgs = { machine: [], all: false, format: 'mermaid', variant: [], diff: [] };
+
+async function run(args: Partial<DiagramArgs>): Promise<{ code: number; out: string }> {
+  const out: string[] = [];
+  const io = { out: (t: string) => void out.push(t), err: () => {}, colour: false };
+  const code = await runDiagram({ ...defaults, ...args }, io);
+  return { code, out: out.join('') };
+}
+
+let dir: string;
+beforeEach(() => {
+  dir = mkdtempSync(join(tmpdir(), 'kvcheck-diagram-'));
+});
+afterEach(() => {
+  rmSync(dir, { recursive: true, force: true });
+});
+
+describe('runDiagram to stdout', () => {
+  it('prints the request chart as Mermaid by default, with no header', async () => {
+    const r = await run({});
+    expect(r.code).toBe(0);
+    expect(r.out.startsWith('stateDiagram-v2\n')).toBe(true);
+    expect(r.out).toContain('state "request" as s_request {');
+  });
+
+  it('separates several drawings with a header comment naming each', async () => {
+    const r = await run({ machine: ['router', 'page'], variant: ['fixed'], format: 'dot' });
+    expect(r.out.match(/^\/\/ kvcheck diagram: .*$/gm)).toEqual([
+      '// kvcheck diagram: router.fixed',
+      '// kvcheck diagram: page.fixed',
+    ]);
+    expect(r.out.match(/^digraph /gm)).toHaveLength(2);
+  });
+
+  it('prints SVG, and the diff of two variants', async () => {
+    const svg = await run({ machine: ['page'], format: 'svg' });
+    expect(svg.out).toMatch(/^<\?xml[\s\S]*<\/svg>\n$/);
+    const diff = await run({ diff: ['incident-2026', 'fixed'], format: 'dot' });
+    expect(diff.out).toContain('only in incident-2026');
+  });
+});
+
+describe('runDiagram --out', () => {
+  it('creates the folder, writes one file per machine × variant and prints the paths', async () => {
+    const out = join(dir, 'nested', 'diagrams');
+    const r = await run({
+      machine: ['prefill', 'page'],
+      variant: ['fixed', 'incident-2026'],
+      format: 'dot',
+      out,
+    });
+    const files = [
+      'prefill.fixed.dot',
+      'prefill.incident-2026.dot',
+      'page.fixed.dot',
+      'page.incident-2026.dot',
+    ];
+    expect(r.out).toBe(files.map((f) => `${join(out, f)}\n`).join(''));
+    expect(readdirSync(out).sort()).toEqual([...files].sort());
+    expect(readFileSync(join(out, 'prefill.fixed.dot'), 'utf8')).toContain(
+      'prefill (variant fixed)',
+    );
+  });
+
+  it('names files without a variant <machine>.mmd, and a diff <machine>.<A>-vs-<B>.svg', async () => {
+    await run({ all: true, out: dir });
+    expect(readdirSync(dir).sort()).toEqual(chartNames.map((c) => `${c}.mmd`).sort());
+    await run({ diff: ['fixed', 'retire-only'], format: 'svg', out: dir });
+    expect(existsSync(join(dir, 'request.fixed-vs-retire-only.svg'))).toBe(true);
+  });
+
+  it(`draws every chart under every variant as SVG within seconds`, async () => {
+    const started = performance.now();
+    await run({ all: true, variant: [...variantNames], format: 'svg', out: dir });
+    const seconds = (performance.now() - started) / 1000;
+    expect(readdirSync(dir)).toHaveLength(chartNames.length * variantNames.length);
+    expect(seconds).toBeLessThan(30);
+  });
+});
+
+describe('runDiagram refuses bad input', () => {
+  const refused = async (args: Partial<DiagramArgs>, message: RegExp) => {
+    const error = await run(args).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(UsageError);
+    expect((error as Error).message).toMatch(message);
+  };
+
+  it('unknown machine, format or variant, with the accepted names', async () => {
+    await refused(
+      { machine: ['prefil'] },
+      /unknown machine "prefil"; accepted: request, prefill, decode, transfer, router, page/,
+    );
+    await refused({ format: 'png' }, /unknown format "png"; accepted: mermaid, dot, svg/);
+    await refused({ variant: ['fixd'] }, /unknown variant "fixd"; accepted: incident-2026, fixed/);
+  });
+
+  it('--machine with --all', async () => {
+    await refused({ machine: ['page'], all: true }, /--machine and --all/);
+  });
+
+  it('a --diff that does not name exactly two different variants, or asks for Mermaid', async () => {
+    await refused({ diff: ['fixed'], format: 'dot' }, /exactly two different variants/);
+    await refused({ diff: ['fixed', 'fixed'], format: 'dot' }, /exactly two different variants/);
+    await refused({ diff: ['a', 'b', 'c'], format: 'dot' }, /exactly two/);
+    await refused({ diff: ['fixed', 'nope'], format: 'dot' }, /unknown variant "nope"/);
+    await refused({ diff: ['fixed', 'incident-2026'] }, /--format dot or --format svg/);
+    await refused(
+      { diff: ['fixed', 'incident-2026'], variant: ['fixed'], format: 'dot' },
+      /--variant/,
+    );
+  });
+
+  it('an --out that cannot be created or written', async () => {
+    const file = join(dir, 'a-file');
+    writeFileSync(file, 'not a folder');
+    await refused(
+      { out: join(file, 'sub') },
+      /--out: cannot create folder .*a-file\/sub \(ENOTDIR\)/,
+    );
+    await refused({ out: file }, /--out: cannot create folder .*a-file \(EEXIST\)/);
+  });
+});

@@ -1,0 +1,68 @@
+/**
+ * Graphviz DOT text of the statecharts. Golden files pin the text of every chart and of
+ * `request` under incident-2026 and fixed (never SVG bytes, which depend on Graphviz's version).
+ */
+import { findVariant, type Variant } from '../../machines/variants.ts';
+import { toDot } from '../../src/export/dotStatechart.ts';
+import { chartGraph, chartNames } from '../../src/export/statechart.ts';
+
+function variant(name: string): Variant {
+  const v = findVariant(name);
+  if (!v) throw new Error(`no variant ${name}`);
+  return v;
+}
+
+const lineWith = (text: string, part: string) => text.split('\n').find((l) => l.includes(part));
+
+describe('toDot', () => {
+  it.each(chartNames)('draws %s as in its golden file', (name) => {
+    expect(toDot(chartGraph(name))).toMatchSnapshot();
+  });
+
+  it.each(['incident-2026', 'fixed'])('draws request under %s as in its golden file', (name) => {
+    expect(toDot(chartGraph('request', variant(name)))).toMatchSnapshot();
+  });
+
+  it('draws compound states as clusters and regions as dashed clusters', () => {
+    const text = toDot(chartGraph('request'));
+    expect(text).toMatch(/graph \[compound=true,/);
+    expect(text).toContain('subgraph "cluster:prefill.placeholder" {');
+    expect(lineWith(text, 'label="prefill", style="rounded,dashed"')).toBeDefined();
+    expect(lineWith(text, 'label="placeholder", style=rounded')).toBeDefined();
+    expect(text).toContain('"a:prefill.placeholder" [shape=point, style=invis');
+  });
+
+  it('ends edges into a compound state at its border with lhead', () => {
+    const line = lineWith(toDot(chartGraph('prefill')), '"s:received" -> "a:placeholder"');
+    expect(line).toContain('lhead="cluster:placeholder"');
+    expect(line).toContain(
+      'label="PREFILL_INTAKE\\n[prefillSchedulerRejects]\\n/ swapForPlaceholder, raise SENDER_CREATED"',
+    );
+  });
+
+  it('draws rejected states red and final states with a double border', () => {
+    const text = toDot(chartGraph('prefill'));
+    expect(lineWith(text, '"s:done.retired" [')).toMatch(/color="#c62828".*peripheries=2/);
+    expect(lineWith(text, '"s:done.finished" [')).toContain('peripheries=2');
+    expect(lineWith(text, 'label="placeholder"')).toContain('color="#c62828"');
+  });
+
+  it('draws disabled edges dashed grey with a note, or leaves them out', () => {
+    const fixed = chartGraph('prefill', variant('fixed'));
+    const line = lineWith(toDot(fixed), '"s:received" -> "a:placeholder"');
+    expect(line).toContain('\\n(disabled by variant)"');
+    expect(line).toMatch(/style=dashed, color=grey55/);
+    expect(toDot(fixed, { hideDisabled: true })).not.toContain('"s:received" -> "a:placeholder"');
+    const incident = lineWith(
+      toDot(chartGraph('prefill', variant('incident-2026'))),
+      '-> "a:placeholder"',
+    );
+    expect(incident).not.toContain('disabled');
+  });
+
+  it('takes a title and is deterministic', () => {
+    const chart = chartGraph('page');
+    expect(toDot(chart, { title: 'One KV page' })).toContain('label="One KV page"');
+    expect(toDot(chart)).toBe(toDot(chartGraph('page')));
+  });
+});

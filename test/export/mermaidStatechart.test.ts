@@ -1,0 +1,71 @@
+/**
+ * Mermaid `stateDiagram-v2` text of the statecharts. Golden files (`__snapshots__`) pin the text
+ * of every chart, and of `request` under incident-2026 and fixed; review a change to them as a
+ * change to the diagrams. The structural assertions say what the text must keep.
+ */
+import { findVariant, type Variant } from '../../machines/variants.ts';
+import { toMermaid } from '../../src/export/mermaidStatechart.ts';
+import { chartGraph, chartNames } from '../../src/export/statechart.ts';
+
+function variant(name: string): Variant {
+  const v = findVariant(name);
+  if (!v) throw new Error(`no variant ${name}`);
+  return v;
+}
+
+describe('toMermaid', () => {
+  it.each(chartNames)('draws %s as in its golden file', (name) => {
+    expect(toMermaid(chartGraph(name))).toMatchSnapshot();
+  });
+
+  it.each(['incident-2026', 'fixed'])('draws request under %s as in its golden file', (name) => {
+    expect(toMermaid(chartGraph('request', variant(name)))).toMatchSnapshot();
+  });
+
+  it('keeps nesting, initial and final arrows, and the regions apart with --', () => {
+    const text = toMermaid(chartGraph('request'));
+    expect(text.startsWith('stateDiagram-v2\n')).toBe(true);
+    expect(text).toContain('state "placeholder" as s_prefill_placeholder {');
+    expect(text).toContain('[*] --> s_prefill_placeholder_bootstrapping');
+    expect(text).toContain('s_prefill_done_retired --> [*]');
+    expect(text.match(/^ {4}--$/gm)).toHaveLength(3);
+    // `done` is entered only through its children: no initial arrow into `finished`.
+    expect(text).not.toContain('[*] --> s_prefill_done_finished');
+  });
+
+  it('labels transitions EVENT [guard] / actions, escaped', () => {
+    const text = toMermaid(chartGraph('prefill'));
+    expect(text).toContain(
+      's_received --> s_done_retired : PREFILL_INTAKE #91;prefillSchedulerRejects #38;#38; admissionRetire#93; / markRejected, replyError',
+    );
+    expect(text).toContain('s_idle --> s_received : DISPATCH\n');
+  });
+
+  it('styles rejected and final states with classDef and class', () => {
+    const text = toMermaid(chartGraph('prefill'));
+    expect(text).toMatch(/classDef rejected .*fill:/);
+    expect(text).toMatch(/classDef final .*font-weight:bold/);
+    expect(text).toContain('class s_placeholder rejected');
+    expect(text).toContain('class s_done_clientError,s_done_retired rejectedFinal');
+    expect(text).toContain('class s_done_finished,s_done_failed final');
+  });
+
+  it('labels disabled edges, or leaves them out with hideDisabled', () => {
+    const fixed = chartGraph('prefill', variant('fixed'));
+    const entry = 's_received --> s_placeholder : PREFILL_INTAKE';
+    expect(
+      toMermaid(fixed)
+        .split('\n')
+        .find((l) => l.includes(entry)),
+    ).toMatch(/\(disabled by variant\)$/);
+    expect(toMermaid(fixed, { hideDisabled: true })).not.toContain(entry);
+    expect(toMermaid(chartGraph('prefill', variant('incident-2026')))).toContain(
+      `${entry} #91;prefillSchedulerRejects#93; / swapForPlaceholder, raise SENDER_CREATED\n`,
+    );
+  });
+
+  it('is deterministic', () => {
+    const v = variant('fixed');
+    expect(toMermaid(chartGraph('request', v))).toBe(toMermaid(chartGraph('request', v)));
+  });
+});
