@@ -3,7 +3,8 @@
  * checker, print or write the result, and return the exit code. Argument parsing lives in
  * `main.ts`; text lives in `render.ts`.
  */
-import { writeFileSync } from 'node:fs';
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { propertyNames } from '../../invariants/index.ts';
 import type { Scenario } from '../../machines/scenario.ts';
 import { findVariant, type Variant, variantNames } from '../../machines/variants.ts';
@@ -13,6 +14,7 @@ import { checkScenario } from '../checker/checkScenario.ts';
 import { overallVerdict, type ScenarioResult, type Verdict } from '../checker/outcome.ts';
 import { defaultMaxStates } from '../checker/stateGraph.ts';
 import { loadScenarioFile } from '../config/loadScenario.ts';
+import { toItf } from '../export/itf.ts';
 import { findPaths, renderPaths } from '../paths/index.ts';
 import { renderResults, renderVerdictTable, type ScenarioArgs } from './render.ts';
 import { reportInputFrom, writeReportFiles } from './reportCommand.ts';
@@ -43,6 +45,7 @@ export interface CheckArgs {
   readonly maxSeconds?: string;
   readonly json: boolean;
   readonly outTrace?: string;
+  readonly outItf?: string;
 }
 
 /** Built-in scenarios named by `--scenario` plus files named by `--config`; all built-ins if none. */
@@ -102,6 +105,34 @@ function writeOutTrace(file: string, text: string): void {
   }
 }
 
+/**
+ * Writes each counterexample as one ITF trace (the Informal Trace Format Apalache and Quint
+ * read) into `dir`, named `<scenario>.<variant>.<property>.itf.json`.
+ */
+function writeItfFiles(dir: string, results: readonly ScenarioResult[]): void {
+  try {
+    mkdirSync(dir, { recursive: true });
+    for (const r of results) {
+      for (const p of r.properties) {
+        if (!p.trace) continue;
+        const meta = {
+          scenario: r.scenario,
+          variant: r.variant,
+          property: p.name,
+          statement: p.statement,
+        };
+        writeFileSync(
+          join(dir, `${r.scenario}.${r.variant}.${p.name}.itf.json`),
+          toItf(p.trace, meta),
+        );
+      }
+    }
+  } catch (e) {
+    const why = e instanceof Error && 'code' in e ? String(e.code) : String(e);
+    throw new UsageError(`--out-itf: cannot write into ${dir} (${why})`);
+  }
+}
+
 /** Names in first-appearance order, each once: `--variant fixed --variant fixed` checks once. */
 function distinct(names: readonly string[]): string[] {
   return [...new Set(names)];
@@ -130,6 +161,7 @@ export function runCheck(args: CheckArgs, io: Io): number {
     }
   }
   if (args.outTrace) writeOutTrace(args.outTrace, traceFile(results));
+  if (args.outItf) writeItfFiles(args.outItf, results);
   if (args.json) io.out(`${JSON.stringify({ results }, null, 2)}\n`);
   else io.out(renderResults(results, reproduce, io.colour));
   return exitCodeOf(overallVerdict(results));

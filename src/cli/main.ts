@@ -52,6 +52,7 @@ function program(io: Io, setCode: (code: number) => void, argvText: string): Com
     .option('--max-seconds <s>', 'stop after s seconds: verdict incomplete')
     .option('--json', 'print the Outcome as JSON', false)
     .option('--out-trace <file>', 'write every counterexample as JSON to file')
+    .option('--out-itf <dir>', 'write each counterexample as an ITF trace into dir')
     .action((opts) => setCode(runCheck(opts, io)));
   cli
     .command('paths')

@@ -33,6 +33,7 @@ figure.diagram figcaption { margin-bottom: 8px; font-size: 13.5px; color: var(--
 figure.diagram svg { max-width: 100%; height: auto; }
 article.cex { border-left: 4px solid var(--bad); padding: 4px 0 4px 16px; margin: 20px 0; }
 .violated-msg { color: var(--bad); }
+.foreign { color: var(--bad); font-weight: 600; }
 footer { padding: 16px 40px; border-top: 1px solid var(--line); color: var(--muted); font-size: 13px; }
 @media print {
   header, footer { background: none; }

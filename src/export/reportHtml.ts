@@ -143,7 +143,12 @@ function counterexamples(input: ReportInput): string {
           { html: String(s.step), cls: 'num' },
           s.actor,
           { html: `<code>${h(s.event)}</code> ${h(s.rid)}` },
-          { html: s.changes.map((x) => h(x)).join('<br>'), cls: 'small' },
+          {
+            html: s.changes
+              .map((x) => (x.includes('←') ? `<span class="foreign">${h(x)}</span>` : h(x)))
+              .join('<br>'),
+            cls: 'small',
+          },
         ]),
         'steps',
       );

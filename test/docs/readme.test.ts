@@ -25,3 +25,14 @@ describe('README', () => {
     expect(readme).toContain('npm ci && npm test');
   });
 });
+
+describe('the README’s statechart', () => {
+  it('is the exporter’s output for the prefill side under incident-2026', async () => {
+    const { chartGraph } = await import('../../src/export/statechart.ts');
+    const { toMermaid } = await import('../../src/export/mermaidStatechart.ts');
+    const { findVariant } = await import('../../machines/variants.ts');
+    const mermaid = toMermaid(chartGraph('prefill', findVariant('incident-2026'))).trim();
+    const raw = readFileSync(new URL('../../README.md', import.meta.url), 'utf8');
+    expect(raw).toContain(`\`\`\`mermaid\n${mermaid}\n\`\`\``);
+  });
+});
