@@ -447,7 +447,7 @@ describe('bad input: exit 2, one error line, nothing on stdout', () => {
 
   it('rejects an unknown option of check and lists the accepted ones', async () => {
     expect(usageError(await run('check', '--frob'))).toMatchInlineSnapshot(
-      `"error: unknown option '--frob'; accepted: --scenario, --config, --variant, --invariant, --max-states, --max-seconds, --json, --out-trace, --help"`,
+      `"error: unknown option '--frob'; accepted: --scenario, --config, --variant, --invariant, --max-states, --max-seconds, --json, --out-trace, --out-itf, --help"`,
     );
   });
 
@@ -732,5 +732,30 @@ describe('repeated and odd values', () => {
     expect(usageError(await run('check', '--max-seconds', '0x10'))).toBe(
       'error: --max-seconds: must be a number of seconds > 0 (got "0x10")',
     );
+  });
+});
+
+describe('check --out-itf', () => {
+  it('writes one ITF trace per counterexample, with one state more than the trace has steps', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'kvcheck-itf-'));
+    const r = await run(
+      'check',
+      '--scenario',
+      'incident',
+      '--variant',
+      'incident-2026',
+      '--out-itf',
+      dir,
+      '--json',
+    );
+    expect(r.code).toBe(1);
+    const result = JSON.parse(r.out).results[0];
+    const violated = result.properties.filter((p: { status: string }) => p.status === 'violated');
+    for (const p of violated) {
+      const file = join(dir, `incident.incident-2026.${p.name}.itf.json`);
+      const itf = JSON.parse(readFileSync(file, 'utf8'));
+      expect(itf['#meta'].format).toBe('ITF');
+      expect(itf.states).toHaveLength(p.trace.steps.length + 1);
+    }
   });
 });
