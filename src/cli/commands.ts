@@ -6,34 +6,24 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { propertyNames } from '../../invariants/index.ts';
-import type { Scenario } from '../../machines/scenario.ts';
-import { findVariant, type Variant, variantNames } from '../../machines/variants.ts';
-import { findScenario, scenarios } from '../../scenarios/index.ts';
+import { scenarios } from '../../scenarios/index.ts';
 import { expectationFor, structuralPaths } from '../../scenarios/manifest.ts';
 import { checkScenario } from '../checker/checkScenario.ts';
-import { overallVerdict, type ScenarioResult, type Verdict } from '../checker/outcome.ts';
+import { overallVerdict, type ScenarioResult } from '../checker/outcome.ts';
 import { defaultMaxStates } from '../checker/stateGraph.ts';
-import { loadScenarioFile } from '../config/loadScenario.ts';
 import { toItf } from '../export/itf.ts';
 import { findPaths, renderPaths } from '../paths/index.ts';
 import { renderResults, renderVerdictTable, type ScenarioArgs } from './render.ts';
 import { reportInputFrom, writeReportFiles } from './reportCommand.ts';
+import {
+  distinct,
+  exitCode,
+  exitCodeOf,
+  type Io,
+  resolveScenarios,
+  resolveVariants,
+} from './resolve.ts';
 import { oneOf, positiveSeconds, UsageError, wholeNumber } from './usageError.ts';
-
-/** Where a command writes. */
-export interface Io {
-  readonly out: (text: string) => void;
-  readonly err: (text: string) => void;
-  readonly colour: boolean;
-}
-
-/** Exit codes shared by every command. */
-export const exitCode = { ok: 0, violation: 1, usage: 2, incomplete: 3 } as const;
-
-/** The exit code of a verdict. */
-export function exitCodeOf(verdict: Verdict): number {
-  return exitCode[verdict === 'ok' ? 'ok' : verdict === 'violation' ? 'violation' : 'incomplete'];
-}
 
 /** Options of `kvcheck check`, as parsed from the command line. */
 export interface CheckArgs {
@@ -46,38 +36,6 @@ export interface CheckArgs {
   readonly json: boolean;
   readonly outTrace?: string;
   readonly outItf?: string;
-}
-
-/** Built-in scenarios named by `--scenario` plus files named by `--config`; all built-ins if none. */
-export function resolveScenarios(args: {
-  readonly scenario: readonly string[];
-  readonly config: readonly string[];
-}): { scenarios: Scenario[]; reproduce: Map<string, string> } {
-  const reproduce = new Map<string, string>();
-  const chosen: Scenario[] = [];
-  const names = scenarios.map((s) => s.name);
-  for (const name of distinct(args.scenario)) {
-    const s = findScenario(oneOf('scenario', name, names));
-    if (s) chosen.push(s);
-  }
-  for (const file of args.config) {
-    const s = loadScenarioFile(file);
-    if (chosen.some((c) => c.name === s.name)) {
-      throw new UsageError(
-        `${file}: scenario name "${s.name}" is already used by another scenario`,
-      );
-    }
-    chosen.push(s);
-    reproduce.set(s.name, `--config ${file}`);
-  }
-  if (args.scenario.length === 0 && args.config.length === 0) chosen.push(...scenarios);
-  return { scenarios: chosen, reproduce };
-}
-
-/** Variants named by `--variant`; all built-ins if none. */
-export function resolveVariants(names: readonly string[]): Variant[] {
-  const chosen = names.length > 0 ? distinct(names) : variantNames;
-  return chosen.map((n) => findVariant(oneOf('variant', n, variantNames)) as Variant);
 }
 
 function traceFile(results: readonly ScenarioResult[]): string {
@@ -131,11 +89,6 @@ function writeItfFiles(dir: string, results: readonly ScenarioResult[]): void {
     const why = e instanceof Error && 'code' in e ? String(e.code) : String(e);
     throw new UsageError(`--out-itf: cannot write into ${dir} (${why})`);
   }
-}
-
-/** Names in first-appearance order, each once: `--variant fixed --variant fixed` checks once. */
-function distinct(names: readonly string[]): string[] {
-  return [...new Set(names)];
 }
 
 /** `kvcheck check`: exhaustive check of scenarios × variants; returns the exit code. */

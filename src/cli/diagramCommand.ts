@@ -11,7 +11,7 @@ import { toDot } from '../export/dotStatechart.ts';
 import { toMermaid } from '../export/mermaidStatechart.ts';
 import { type ChartName, chartGraph, chartNames } from '../export/statechart.ts';
 import { renderSvg } from '../export/svg.ts';
-import type { Io } from './commands.ts';
+import type { Io } from './resolve.ts';
 import { oneOf, UsageError } from './usageError.ts';
 
 /** Options of `kvcheck diagram`, as parsed from the command line. */

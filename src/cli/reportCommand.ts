@@ -26,8 +26,8 @@ import { toSequenceMermaid } from '../export/sequenceDiagram.ts';
 import { toSequenceSvg } from '../export/sequenceSvg.ts';
 import { chartGraph } from '../export/statechart.ts';
 import { renderSvg } from '../export/svg.ts';
-import { type Io, resolveScenarios, resolveVariants } from './commands.ts';
 import { reproduceLine } from './render.ts';
+import { type Io, resolveScenarios, resolveVariants } from './resolve.ts';
 import { positiveSeconds, UsageError, wholeNumber } from './usageError.ts';
 
 /** Options of `kvcheck report`, as parsed from the command line. */

@@ -8,7 +8,7 @@ import { writeFileSync } from 'node:fs';
 import { type Property, properties, propertyNames } from '../../invariants/index.ts';
 import { exploreScenario, type StateGraph, shortestPathTree } from '../checker/stateGraph.ts';
 import { GraphTooLargeError, toStateSpaceDot } from '../export/stateSpaceDot.ts';
-import { type Io, resolveScenarios, resolveVariants } from './commands.ts';
+import { type Io, resolveScenarios, resolveVariants } from './resolve.ts';
 import { oneOf, UsageError, wholeNumber } from './usageError.ts';
 
 /** Options of `kvcheck state-space`, as parsed from the command line. */

@@ -1,0 +1,62 @@
+/**
+ * What every command shares: where it writes, its exit codes, and how the names and files a user
+ * gives become scenarios and variants (each refused with a UsageError naming what is accepted).
+ */
+import type { Scenario } from '../../machines/scenario.ts';
+import { findVariant, type Variant, variantNames } from '../../machines/variants.ts';
+import { findScenario, scenarios } from '../../scenarios/index.ts';
+import type { Verdict } from '../checker/outcome.ts';
+import { loadScenarioFile } from '../config/loadScenario.ts';
+import { oneOf, UsageError } from './usageError.ts';
+
+/** Where a command writes. */
+export interface Io {
+  readonly out: (text: string) => void;
+  readonly err: (text: string) => void;
+  readonly colour: boolean;
+}
+
+/** Exit codes shared by every command. */
+export const exitCode = { ok: 0, violation: 1, usage: 2, incomplete: 3 } as const;
+
+/** The exit code of a verdict. */
+export function exitCodeOf(verdict: Verdict): number {
+  return exitCode[verdict === 'ok' ? 'ok' : verdict === 'violation' ? 'violation' : 'incomplete'];
+}
+
+/** Names in first-appearance order, each once: `--variant fixed --variant fixed` checks once. */
+export function distinct(names: readonly string[]): string[] {
+  return [...new Set(names)];
+}
+
+/** Built-in scenarios named by `--scenario` plus files named by `--config`; all built-ins if none. */
+export function resolveScenarios(args: {
+  readonly scenario: readonly string[];
+  readonly config: readonly string[];
+}): { scenarios: Scenario[]; reproduce: Map<string, string> } {
+  const reproduce = new Map<string, string>();
+  const chosen: Scenario[] = [];
+  const names = scenarios.map((s) => s.name);
+  for (const name of distinct(args.scenario)) {
+    const s = findScenario(oneOf('scenario', name, names));
+    if (s) chosen.push(s);
+  }
+  for (const file of args.config) {
+    const s = loadScenarioFile(file);
+    if (chosen.some((c) => c.name === s.name)) {
+      throw new UsageError(
+        `${file}: scenario name "${s.name}" is already used by another scenario`,
+      );
+    }
+    chosen.push(s);
+    reproduce.set(s.name, `--config ${file}`);
+  }
+  if (args.scenario.length === 0 && args.config.length === 0) chosen.push(...scenarios);
+  return { scenarios: chosen, reproduce };
+}
+
+/** Variants named by `--variant`; all built-ins if none. */
+export function resolveVariants(names: readonly string[]): Variant[] {
+  const chosen = names.length > 0 ? distinct(names) : variantNames;
+  return chosen.map((n) => findVariant(oneOf('variant', n, variantNames)) as Variant);
+}

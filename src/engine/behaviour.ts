@@ -1,0 +1,155 @@
+/**
+ * Guards and actions compiled into plain closures that call the machine's implementations
+ * directly, with the arguments XState 5.33.3 passes them (`evaluateGuard`,
+ * `resolveAndExecuteActionsWithContext`, `resolveAssign`, `resolveRaise`):
+ * - a guard sees `{ context, event }` and its reference's params (static, or a function of
+ *   `{ context, event }`); `and`/`or`/`not` short-circuit in order; `stateIn('#id')` tests the
+ *   active configuration, any other `stateIn` value goes through `matchesState`;
+ * - `assign` sees the context left by the previous action of the same microstep and yields
+ *   `Object.assign({}, context, partial)`; the object form evaluates each key in order;
+ * - `raise` appends its event to the macrostep's internal queue.
+ */
+import { createEmptyActor, type EventObject, matchesState, type StateValue } from 'xstate';
+import type { ActionArgs, ActionSpec, GuardArgs, GuardSpec, ParamsFn } from './machineSpec.ts';
+import { inertActorParts } from './xstateInternals.ts';
+
+/** What a guard may read besides context and event: the active configuration. */
+export interface Moment {
+  readonly flags: Uint8Array;
+  readonly done: boolean;
+}
+
+/** A compiled guard. */
+export type GuardFn = (context: unknown, event: EventObject, at: Moment) => boolean;
+
+/** A compiled action: returns the next context; `raise` appends to `queue`. */
+export type ActionFn = (context: unknown, event: EventObject, queue: EventObject[]) => unknown;
+
+/** Builds the state value of a configuration (for `stateIn` with a value). */
+export type ValueOf = (at: Moment) => StateValue;
+
+function resolveParams(
+  params: unknown,
+  paramsFn: ParamsFn | null,
+  context: unknown,
+  event: EventObject,
+): unknown {
+  return paramsFn ? paramsFn({ context, event }) : params;
+}
+
+/** Compiles `spec` into a closure; `valueOf` serves `stateIn` with a state value. */
+export function compileGuard(spec: GuardSpec, valueOf: ValueOf): GuardFn {
+  switch (spec.kind) {
+    case 'predicate': {
+      const { fn, params, paramsFn } = spec;
+      if (paramsFn) {
+        return (context, event) => {
+          const args: GuardArgs = { context, event };
+          return fn(args, paramsFn(args));
+        };
+      }
+      return (context, event) => fn({ context, event }, params);
+    }
+    case 'and': {
+      const subs = spec.guards.map((g) => compileGuard(g, valueOf));
+      return (c, e, at) => subs.every((g) => g(c, e, at));
+    }
+    case 'or': {
+      const subs = spec.guards.map((g) => compileGuard(g, valueOf));
+      return (c, e, at) => subs.some((g) => g(c, e, at));
+    }
+    case 'not': {
+      const sub = compileGuard(spec.guard, valueOf);
+      return (c, e, at) => !sub(c, e, at);
+    }
+    case 'stateInNode': {
+      const order = spec.order;
+      return (_c, _e, at) => at.flags[order] === 1;
+    }
+    case 'stateInValue': {
+      const value = spec.value as StateValue;
+      return (_c, _e, at) => matchesState(value, valueOf(at));
+    }
+    case 'missing': {
+      const message = `Guard '${spec.name}' is not implemented.'.`;
+      return () => {
+        throw new Error(message);
+      };
+    }
+    case 'throws': {
+      const message = spec.message;
+      return () => {
+        throw new Error(message);
+      };
+    }
+  }
+}
+
+const actor = createEmptyActor();
+const { self, system } = inertActorParts(actor);
+
+function refuseSpawn(): never {
+  throw new Error('unsupported: spawn inside assign');
+}
+
+function compileAssign(spec: Extract<ActionSpec, { kind: 'assign' }>): ActionFn {
+  const { assignment, params, paramsFn } = spec;
+  return (context, event) => {
+    if (!context) {
+      throw new Error(
+        'Cannot assign to undefined `context`. Ensure that `context` is defined in the machine config.',
+      );
+    }
+    const p = resolveParams(params, paramsFn, context, event);
+    const args: ActionArgs = { context, event, spawn: refuseSpawn, self, system };
+    let partial: unknown;
+    if (typeof assignment === 'function') {
+      partial = assignment(args, p);
+    } else {
+      const out: Record<string, unknown> = {};
+      for (const key of Object.keys(assignment)) {
+        const a = assignment[key];
+        out[key] = typeof a === 'function' ? a(args, p) : a;
+      }
+      partial = out;
+    }
+    return Object.assign({}, context, partial);
+  };
+}
+
+function compileRaise(spec: Extract<ActionSpec, { kind: 'raise' }>): ActionFn {
+  const { event: raised, params, paramsFn } = spec;
+  if (typeof raised !== 'function') {
+    return (context, _event, queue) => {
+      queue.push(raised);
+      return context;
+    };
+  }
+  return (context, event, queue) => {
+    const p = resolveParams(params, paramsFn, context, event);
+    queue.push(raised({ context, event, self, system }, p));
+    return context;
+  };
+}
+
+/** Compiles `spec`; `noop` actions compile to null and are dropped by the caller. */
+export function compileAction(spec: ActionSpec): ActionFn | null {
+  switch (spec.kind) {
+    case 'assign':
+      return compileAssign(spec);
+    case 'raise':
+      return compileRaise(spec);
+    case 'noop':
+      return null;
+  }
+}
+
+/** Compiles a list of actions, dropping no-ops. */
+export function compileActions(specs: readonly ActionSpec[]): ActionFn[] {
+  const out: ActionFn[] = [];
+  for (const s of specs) {
+    const fn = compileAction(s);
+    if (fn) out.push(fn);
+  }
+  return out;
+}

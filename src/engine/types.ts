@@ -1,0 +1,141 @@
+/**
+ * The public vocabulary of the fast engine: what `explore` takes and what it returns. Everything
+ * here is plain data or plain functions; no XState generics leak out except `EventObject` and
+ * `StateValue`, which are plain JSON shapes.
+ */
+import type { AnyStateNode, EventObject, StateValue } from 'xstate';
+
+/** A machine snapshot's plain projection: what invariants and traces see. */
+export interface StateProjection<TContext> {
+  readonly value: StateValue;
+  readonly context: TContext;
+}
+
+/**
+ * What `events` functions, invariants and `onState` receive: the projection plus the few
+ * snapshot members that `xstate/graph` event functions commonly read. `_nodes` holds XState's
+ * own state-node objects of the active configuration, in document order; `status` is `'done'`
+ * once the root has reached a final configuration (XState keeps taking transitions from a done
+ * snapshot, and so does this engine). Do not mutate anything reachable from it.
+ */
+export interface SnapshotLike<TContext> extends StateProjection<TContext> {
+  readonly status: 'active' | 'done';
+  readonly _nodes: readonly AnyStateNode[];
+  /** `snapshot.matches` semantics (XState's `matchesState`). */
+  matches(value: StateValue): boolean;
+  /** Whether some active state node carries `tag`. */
+  hasTag(tag: string): boolean;
+}
+
+/** Events to offer: a fixed list, or a function of the current state (as `getAdjacencyMap`). */
+export type EventSource<TContext, TEvent extends EventObject> =
+  | readonly TEvent[]
+  | ((state: SnapshotLike<TContext>) => readonly TEvent[]);
+
+/** A predicate that must hold; false marks a violation. */
+export type Invariant<TContext> = (state: StateProjection<TContext>) => boolean;
+
+/** What the progress callback receives, about once a second. */
+export interface Progress {
+  /** Distinct states stored so far. */
+  readonly states: number;
+  /** Distinct states per second since the start. */
+  readonly statesPerSecond: number;
+  /** States discovered but not yet expanded. */
+  readonly queue: number;
+  /** V8 heap in use (`process.memoryUsage().heapUsed`). */
+  readonly heapBytes: number;
+}
+
+/** Options of `explore`. Only `events` is required. */
+export interface ExploreOptions<TContext, TEvent extends EventObject> {
+  /**
+   * Events to offer in each state. As in `getAdjacencyMap` for a machine: in each state, for
+   * each event type that an active state node handles itself (non-inert transitions, in the
+   * order of the active nodes), the offered events of that type are tried, or a bare `{ type }`
+   * when none of the offered events has that type.
+   */
+  readonly events: EventSource<TContext, TEvent>;
+  /** Checked on every reachable state. @default {} */
+  readonly invariants?: Readonly<Record<string, Invariant<TContext>>>;
+  /** Checked only on states where no offered event is enabled. @default {} */
+  readonly terminalInvariants?: Readonly<Record<string, Invariant<TContext>>>;
+  /** The search stops (status `incomplete`) when it would store more states. @default Infinity */
+  readonly maxStates?: number;
+  /** The search stops (status `incomplete`) after this many seconds. @default Infinity */
+  readonly maxSeconds?: number;
+  /**
+   * Store full canonical keys in a `Map` instead of 64-bit fingerprints: no collision risk,
+   * several hundred bytes per state. @default false
+   */
+  readonly exact?: boolean;
+  /**
+   * A canonicaliser: maps a state to the representative of its symmetry class. The engine
+   * stores and expands representatives only; it must map equivalent states to equal states and
+   * every invariant must be invariant under it. @default none (no reduction)
+   */
+  readonly symmetry?: (state: SnapshotLike<TContext>) => StateProjection<TContext>;
+  /** Input for the machine's context factory, as `initialTransition(machine, input)`. */
+  readonly input?: unknown;
+  /** Stop as soon as some invariant is violated (its trace is still the shortest). @default false */
+  readonly stopAtFirstViolation?: boolean;
+  /** Called about once a second while the search runs. */
+  readonly onProgress?: (progress: Progress) => void;
+  /** Called once per new distinct state, with its index (0 is the initial state) and depth. */
+  readonly onState?: (state: SnapshotLike<TContext>, index: number, depth: number) => void;
+  /** Called for every enabled (state, event) pair with the indices of source and target. */
+  readonly onTransition?: (from: number, event: TEvent, to: number) => void;
+}
+
+/** Size and speed of one search. */
+export interface ExploreStats {
+  /** Distinct states stored (representatives, when `symmetry` is set). */
+  readonly states: number;
+  /** Enabled (state, offered event) pairs: the event selected at least one transition. */
+  readonly transitions: number;
+  /** The largest breadth-first depth reached. */
+  readonly depth: number;
+  readonly ms: number;
+  /**
+   * Memory of the visited-state store divided by `states`. Fingerprint mode: the typed arrays
+   * (hash table, fingerprints, parent and event indices), measured. Exact mode: the typed
+   * arrays plus 2 bytes per key character, a lower bound that ignores `Map` overhead.
+   */
+  readonly bytesPerState: number;
+}
+
+/** One step of a counterexample: the event, then the state it led to. */
+export interface TraceStep<TContext, TEvent extends EventObject> {
+  readonly event: TEvent;
+  readonly state: StateProjection<TContext>;
+}
+
+/** A violated invariant and its shortest counterexample from the initial state. */
+export interface Violation<TContext, TEvent extends EventObject> {
+  readonly name: string;
+  readonly initial: StateProjection<TContext>;
+  readonly trace: readonly TraceStep<TContext, TEvent>[];
+}
+
+/** What stopped a bounded search. */
+export interface ExploreBound {
+  readonly reason: 'maxStates' | 'maxSeconds';
+  readonly limit: number;
+}
+
+/** The outcome of `explore`. */
+export interface ExploreResult<TContext, TEvent extends EventObject> {
+  /** `violation` if any invariant failed; else `incomplete` if a bound stopped it; else `ok`. */
+  readonly status: 'ok' | 'violation' | 'incomplete';
+  readonly stats: ExploreStats;
+  /** One entry per violated invariant, in the order the options list them. */
+  readonly violations: readonly Violation<TContext, TEvent>[];
+  /** Set when a bound (or `stopAtFirstViolation`) ended the search early. */
+  readonly bound?: ExploreBound;
+  /**
+   * Fingerprint mode only: the probability that two of the stored states share a 64-bit
+   * fingerprint, so that one of them was never explored: `n(n-1)/2 / 2^64` for `n` states
+   * (the birthday bound; TLC prints the same order of magnitude as its "optimistic" estimate).
+   */
+  readonly collisionProbability?: number;
+}
