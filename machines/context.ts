@@ -40,6 +40,10 @@ export interface RequestState {
   readonly prefillLen: number;
   /** Prefill pool pages held, in row order. */
   readonly prefillPages: readonly number[];
+  /** Tokens prefill has computed so far (chunk by chunk). */
+  readonly prefilled: number;
+  /** Positions whose KV prefill has sent (enqueued) to decode so far. */
+  readonly kvSentUpTo: number;
   /** Tokens decode preallocated for: the prompt, or 1 for a placeholder. */
   readonly decodeLen: number;
   /** Decode pool pages held, in row order. */
@@ -64,6 +68,8 @@ export interface RequestState {
   readonly rejectedOnDecode: boolean;
   /** Ghost: aborted on either side after intake (transfer failure, timeout, refused commit). */
   readonly aborted: boolean;
+  /** The client aborted the request; sides that defer an abort read it on their next step. */
+  readonly clientAborted: boolean;
   /** Ghost: a KV chunk or aux data was sent for this request's room. */
   readonly kvSent: boolean;
   /** Ghost: decode committed this request (it joined the running batch). */
@@ -90,6 +96,8 @@ export function initialRequestState(): RequestState {
   return {
     prefillLen: 0,
     prefillPages: [],
+    prefilled: 0,
+    kvSentUpTo: 0,
     decodeLen: 0,
     decodePages: [],
     kvArrived: 0,
@@ -102,6 +110,7 @@ export function initialRequestState(): RequestState {
     rejectedOnPrefill: false,
     rejectedOnDecode: false,
     aborted: false,
+    clientAborted: false,
     kvSent: false,
     committed: false,
     reads: [],

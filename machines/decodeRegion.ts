@@ -45,6 +45,23 @@ function lifecycle(rid: RequestId, kind: Kind): RegionConfig {
     target: failed,
     actions: fail(false),
   };
+  const clientAbort = (release: boolean) => ({
+    guard: forRequest(rid),
+    target: stateId(rid, 'decode', 'done.aborted'),
+    actions: [
+      ...(release ? [{ type: 'releasePages', params: side } as const] : []),
+      { type: 'replyError', params: { ...side, status: 499 } } as const,
+      notify(rid, 'RECEIVER_ABORTED'),
+    ],
+  });
+  const abortAfterStep = {
+    target: stateId(rid, 'decode', 'done.aborted'),
+    actions: [
+      { type: 'runDecodeStep', params: p },
+      { type: 'releasePages', params: side },
+      { type: 'replyError', params: { ...side, status: kind === 'placeholder' ? 400 : 499 } },
+    ],
+  } as const;
   const end = kind === 'placeholder' ? 'done.aborted' : 'done.finished';
   const endActions =
     kind === 'placeholder'
@@ -72,6 +89,7 @@ function lifecycle(rid: RequestId, kind: Kind): RegionConfig {
           },
           DECODE_TRANSFER_FAILED: transferFailed(false),
           TIMEOUT: timeout,
+          REQUEST_ABORTED: clientAbort(false),
         },
       },
       awaitingKv: {
@@ -95,22 +113,30 @@ function lifecycle(rid: RequestId, kind: Kind): RegionConfig {
           // No TIMEOUT here: decode reaches awaitingKv only after the room left Bootstrapping,
           // and prefill then finishes only through Success or Failed, which decode polls.
           DECODE_TRANSFER_FAILED: transferFailed(true),
+          REQUEST_ABORTED: clientAbort(true),
         },
       },
       running: {
         tags: ['decoding'],
         on: {
+          // A pending abort (a placeholder's rejection, or the client's abort) is promoted by
+          // `check_finished` after one more decode step.
           DECODE_STEP:
             kind === 'placeholder'
-              ? {
-                  guard: { type: 'decodeStepFits', params: p },
-                  target: stateId(rid, 'decode', end),
-                  actions: [{ type: 'runDecodeStep', params: p } as const, ...endActions],
-                }
-              : {
-                  guard: { type: 'decodeStepFits', params: p },
-                  actions: { type: 'runDecodeStep', params: p },
-                },
+              ? { ...abortAfterStep, guard: { type: 'decodeStepFits', params: p } }
+              : [
+                  {
+                    ...abortAfterStep,
+                    guard: and([
+                      { type: 'decodeStepFits', params: p },
+                      { type: 'clientAborted', params: p },
+                    ]),
+                  },
+                  {
+                    guard: { type: 'decodeStepFits', params: p },
+                    actions: { type: 'runDecodeStep', params: p },
+                  },
+                ],
           DECODE_FINISH: {
             guard: { type: 'generationDone', params: p },
             target: stateId(rid, 'decode', end),
@@ -136,6 +162,11 @@ export function decodeRegion(rid: RequestId): RegionConfig {
       idle: { on: { DISPATCH: { guard: forRequest(rid), target: 'received' } } },
       received: {
         on: {
+          REQUEST_ABORTED: {
+            guard: forRequest(rid),
+            target: 'done.aborted',
+            actions: { type: 'replyError', params: { ...side, status: 499 } },
+          },
           DECODE_INTAKE: [
             {
               guard: { type: 'tokenizerRejects', params: p },

@@ -44,7 +44,9 @@ export type ExternalEvent =
   /** fault → transfer: the room fails (dead peer, RDMA error) */
   | RequestEvent<'TRANSFER_FAIL'>
   /** router → client: the router returns its reply for the request */
-  | RequestEvent<'ROUTER_REPLY'>;
+  | RequestEvent<'ROUTER_REPLY'>
+  /** client → router: the client gives up on the request (disconnect, cancel) */
+  | RequestEvent<'CLIENT_ABORT'>;
 
 /** Events one region raises for another inside the same step (statechart broadcast). */
 export type InternalEvent =
@@ -55,7 +57,11 @@ export type InternalEvent =
   /** prefill → transfer: the last chunk was enqueued; Transferring */
   | RequestEvent<'KV_CHUNK_SENT'>
   /** prefill → transfer: the sender was aborted; the room fails */
-  | RequestEvent<'SENDER_ABORTED'>;
+  | RequestEvent<'SENDER_ABORTED'>
+  /** decode → transfer: the receiver was aborted; the room fails */
+  | RequestEvent<'RECEIVER_ABORTED'>
+  /** router → prefill and decode: `abort_request` for a request the client gave up on */
+  | RequestEvent<'REQUEST_ABORTED'>;
 
 /** Every event the composed machine accepts. */
 export type ServingEvent = ExternalEvent | InternalEvent;
@@ -78,6 +84,7 @@ export const externalEventTypes = [
   'TIMEOUT',
   'TRANSFER_FAIL',
   'ROUTER_REPLY',
+  'CLIENT_ABORT',
 ] as const satisfies readonly ExternalEvent['type'][];
 
 /** Who performs each external event, for traces and sequence diagrams. */
@@ -98,4 +105,5 @@ export const eventActor: Readonly<Record<ExternalEvent['type'], string>> = {
   TIMEOUT: 'timer',
   TRANSFER_FAIL: 'fault',
   ROUTER_REPLY: 'router',
+  CLIENT_ABORT: 'client',
 };

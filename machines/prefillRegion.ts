@@ -26,11 +26,68 @@ type Kind = 'admitted' | 'placeholder';
 function lifecycle(rid: RequestId, kind: Kind): RegionConfig {
   const p = { rid };
   const side = { rid, side: 'prefill' } as const;
+  const aborted = stateId(rid, 'prefill', 'done.aborted');
+  const clientAbort = (release: boolean) => ({
+    guard: forRequest(rid),
+    target: aborted,
+    actions: [
+      ...(release ? [{ type: 'releasePages', params: side } as const] : []),
+      { type: 'replyError', params: { ...side, status: 499 } } as const,
+      notify(rid, 'SENDER_ABORTED'),
+    ],
+  });
   const send = {
     guard: forRequest(rid),
     target: 'inflight',
-    actions: [{ type: 'markKvSent', params: p }, notify(rid, 'KV_CHUNK_SENT')],
+    actions: [{ type: 'sendLastChunk', params: p }, notify(rid, 'KV_CHUNK_SENT')],
   } as const;
+  // #36988: a result whose request carries a pending abort is retired, not sent. A placeholder
+  // always carries one (its scheduler rejection); an admitted request once its client aborted.
+  const retire = {
+    guard:
+      kind === 'placeholder'
+        ? and([forRequest(rid), 'retireAbortedResult'])
+        : and([{ type: 'clientAborted', params: p }, 'retireAbortedResult']),
+    target: stateId(rid, 'prefill', kind === 'placeholder' ? 'done.retired' : 'done.aborted'),
+    actions: [
+      { type: 'releasePages', params: side },
+      { type: 'replyError', params: { ...side, status: kind === 'placeholder' ? 400 : 499 } },
+      notify(rid, 'SENDER_ABORTED'),
+    ],
+  } as const;
+  const chunkAndSend = {
+    guard: and([
+      { type: 'prefillFits', params: p },
+      { type: 'moreChunksAfterThis', params: p },
+    ]),
+    actions: [
+      { type: 'runPrefillChunk', params: p },
+      { type: 'sendChunk', params: p },
+      notify(rid, 'KV_CHUNK_SENT'),
+    ],
+  } as const;
+  const lastChunk = {
+    guard: { type: 'prefillFits', params: p },
+    target: 'forwarded',
+    actions: { type: 'runPrefillChunk', params: p },
+  } as const;
+  // Chunked prefill applies to admitted prompts; a one-token placeholder is one chunk.
+  const chunking: RegionConfig['states'] =
+    kind === 'admitted'
+      ? {
+          // A chunked request in the running batch: `abort_request` defers its abort to the
+          // next chunk result (`process_pending_chunked_abort`).
+          chunked: {
+            on: {
+              PREFILL_FORWARD: [
+                { ...clientAbort(true), guard: { type: 'clientAborted', params: p } },
+                chunkAndSend,
+                lastChunk,
+              ],
+            },
+          },
+        }
+      : {};
   return {
     initial: 'bootstrapping',
     tags: kind === 'placeholder' ? ['rejected'] : [],
@@ -49,36 +106,18 @@ function lifecycle(rid: RequestId, kind: Kind): RegionConfig {
               { type: 'replyError', params: { ...side, status: 500 } },
             ],
           },
+          REQUEST_ABORTED: clientAbort(false),
         },
       },
       waiting: {
         on: {
-          PREFILL_FORWARD: {
-            guard: { type: 'prefillFits', params: p },
-            target: 'forwarded',
-            actions: { type: 'runPrefillForward', params: p },
-          },
+          PREFILL_FORWARD:
+            kind === 'admitted' ? [{ ...chunkAndSend, target: 'chunked' }, lastChunk] : lastChunk,
+          REQUEST_ABORTED: clientAbort(false),
         },
       },
-      forwarded: {
-        on: {
-          SEND_KV:
-            kind === 'placeholder'
-              ? [
-                  {
-                    guard: and([forRequest(rid), 'retireAbortedResult']),
-                    target: stateId(rid, 'prefill', 'done.retired'),
-                    actions: [
-                      { type: 'releasePages', params: side },
-                      { type: 'replyError', params: { ...side, status: 400 } },
-                      notify(rid, 'SENDER_ABORTED'),
-                    ],
-                  },
-                  send,
-                ]
-              : send,
-        },
-      },
+      ...chunking,
+      forwarded: { on: { SEND_KV: [retire, send] } },
       inflight: {
         on: {
           PREFILL_RELEASE: [
@@ -100,6 +139,8 @@ function lifecycle(rid: RequestId, kind: Kind): RegionConfig {
               ],
             },
           ],
+          // `sender.abort()`: the room fails unless it already succeeded.
+          REQUEST_ABORTED: { guard: forRequest(rid), actions: notify(rid, 'SENDER_ABORTED') },
         },
       },
     },
@@ -116,6 +157,11 @@ export function prefillRegion(rid: RequestId): RegionConfig {
       idle: { on: { DISPATCH: { guard: forRequest(rid), target: 'received' } } },
       received: {
         on: {
+          REQUEST_ABORTED: {
+            guard: forRequest(rid),
+            target: 'done.aborted',
+            actions: { type: 'replyError', params: { ...side, status: 499 } },
+          },
           PREFILL_INTAKE: [
             {
               guard: { type: 'tokenizerRejects', params: p },
@@ -159,6 +205,7 @@ export function prefillRegion(rid: RequestId): RegionConfig {
           retired: { type: 'final', tags: ['rejected'] },
           finished: { type: 'final' },
           failed: { type: 'final' },
+          aborted: { type: 'final' },
         },
       },
     },

@@ -2,10 +2,11 @@
  * The router's view of one request (`disaggregation/mini_lb.py`): it posts the request to both
  * sides with one bootstrap room, then returns a reply. Under `decodeOnly` (mini_lb) it waits for
  * both sides and returns decode's status and body, ignoring prefill's; under `failFast` a prefill
- * error is returned as soon as prefill replies.
+ * error is returned as soon as prefill replies. A client that gives up (when the scenario allows
+ * client aborts) gets 499, and both sides are told to abort the request.
  */
 import { and } from 'xstate';
-import { forRequest, inState } from './regionIds.ts';
+import { forRequest, inState, notify } from './regionIds.ts';
 import type { RequestId } from './scenario.ts';
 import type { RegionConfig } from './servingSetup.ts';
 
@@ -17,6 +18,15 @@ export function routerRegion(rid: RequestId): RegionConfig {
       idle: { on: { DISPATCH: { guard: forRequest(rid), target: 'awaiting' } } },
       awaiting: {
         on: {
+          // The client gives up: the router answers 499 and calls `abort_request` on both sides.
+          CLIENT_ABORT: {
+            guard: and([forRequest(rid), 'clientAbortsEnabled']),
+            target: 'replied',
+            actions: [
+              { type: 'markClientAborted', params: { rid } },
+              notify(rid, 'REQUEST_ABORTED'),
+            ],
+          },
           ROUTER_REPLY: [
             {
               guard: and([

@@ -47,6 +47,13 @@ export interface Scenario {
   readonly reserve: number;
   /** Whether a room may fail at any point before Success (dead peer, RDMA error). */
   readonly transferFaults: boolean;
+  /**
+   * Chunked prefill: a prompt is computed in this many chunks (at least 1); each chunk but the
+   * last sends its page-aligned prefix of KV at once. A one-token placeholder is one chunk.
+   */
+  readonly prefillChunks: number;
+  /** Whether a client may abort a request before the router has replied. */
+  readonly clientAborts: boolean;
   /** Witnesses this scenario must reach for a pass to count (see `invariants/witnesses.ts`). */
   readonly witnesses: readonly string[];
 }
@@ -76,6 +83,11 @@ export function requestSpec(scenario: Scenario, rid: RequestId): RequestSpec {
   const spec = scenario.requests.find((r) => r.id === rid);
   if (!spec) throw new Error(`scenario ${scenario.name} has no request ${rid}`);
   return spec;
+}
+
+/** Tokens per prefill chunk for a prompt of `len` tokens (the last chunk may be shorter). */
+export function chunkTokens(scenario: Scenario, len: number): number {
+  return Math.max(1, Math.ceil(len / Math.max(1, scenario.prefillChunks)));
 }
 
 /** Distinct tenants in first-appearance order. */

@@ -9,6 +9,7 @@ import type { ServingContext } from './context.ts';
 import type { InternalEvent, ServingEvent } from './events.ts';
 import { canAllocate } from './kvPagePool.ts';
 import {
+  chunkTokens,
   maxReqInputLen,
   pagesFor,
   type RequestId,
@@ -36,7 +37,7 @@ export const switchGuards = [
  * Names of the guards that read only the scenario's fault settings. A structural analysis that
  * must hold for every deployment takes them as true: a fault is always possible somewhere.
  */
-export const faultGuards = ['transferFaultsEnabled'] as const;
+export const faultGuards = ['transferFaultsEnabled', 'clientAbortsEnabled'] as const;
 
 /** `setup()` for `scenario` under `variant`: typed guards and actions for the region factories. */
 export function servingSetup(scenario: Scenario, variant: Variant) {
@@ -48,6 +49,8 @@ export function servingSetup(scenario: Scenario, variant: Variant) {
     if (!r) throw new Error(`unknown request ${rid}`);
     return r;
   };
+  const chunk = (ctx: ServingContext, rid: RequestId) =>
+    chunkTokens(scenario, req(ctx, rid).prefillLen);
   return setup({
     types: { context: {} as ServingContext, events: {} as ServingEvent },
     guards: {
@@ -62,8 +65,16 @@ export function servingSetup(scenario: Scenario, variant: Variant) {
         event.rid === p.rid &&
         canAllocate(
           context.prefillPool,
-          pagesFor(req(context, p.rid).prefillLen, context.prefillPool.pageSize),
+          up.pagesForNextChunk(context, p.rid, chunk(context, p.rid)),
         ),
+      moreChunksAfterThis: ({ context, event }, p: Rid) => {
+        const r = req(context, p.rid);
+        return event.rid === p.rid && r.prefilled + chunk(context, p.rid) < r.prefillLen;
+      },
+      kvWritePending: ({ context, event }, p: Rid) =>
+        event.rid === p.rid && up.kvWritePending(context, p.rid),
+      clientAborted: ({ context, event }, p: Rid) =>
+        event.rid === p.rid && req(context, p.rid).clientAborted,
       decodePreallocFits: ({ context, event }, p: Rid) =>
         event.rid === p.rid &&
         canAllocate(
@@ -85,6 +96,7 @@ export function servingSetup(scenario: Scenario, variant: Variant) {
       coverageCheck: () => sw.coverageCheck,
       routerFailFast: () => sw.routerPolicy === 'failFast',
       transferFaultsEnabled: () => scenario.transferFaults,
+      clientAbortsEnabled: () => scenario.clientAborts,
     },
     actions: {
       admit: assign(({ context }, p: RidSide) => up.admit(context, p.rid, p.side, prompt(p.rid))),
@@ -105,10 +117,14 @@ export function servingSetup(scenario: Scenario, variant: Variant) {
           tokens: req(context, p.rid).generated,
         }),
       ),
-      runPrefillForward: assign(({ context }, p: Rid) => up.runPrefillForward(context, p.rid)),
+      runPrefillChunk: assign(({ context }, p: Rid) =>
+        up.runPrefillChunk(context, p.rid, chunk(context, p.rid)),
+      ),
       releasePages: assign(({ context }, p: RidSide) => up.releasePages(context, p.rid, p.side)),
       preallocateDecode: assign(({ context }, p: Rid) => up.preallocateDecode(context, p.rid)),
-      markKvSent: assign(({ context }, p: Rid) => up.markKvSent(context, p.rid)),
+      sendChunk: assign(({ context }, p: Rid) => up.sendKv(context, p.rid, false)),
+      sendLastChunk: assign(({ context }, p: Rid) => up.sendKv(context, p.rid, true)),
+      markClientAborted: assign(({ context }, p: Rid) => up.markClientAborted(context, p.rid)),
       writeTransferredKv: assign(({ context }, p: Rid) => up.writeTransferredKv(context, p.rid)),
       commitDecode: assign(({ context }, p: Rid) => up.commitDecode(context, p.rid)),
       runDecodeStep: assign(({ context }, p: Rid) => up.runDecodeStep(context, p.rid)),

@@ -100,28 +100,67 @@ export function forwardReply(ctx: ServingContext, rid: RequestId, from: Side): S
 }
 
 /**
- * The prefill forward: allocates pages for `prefillLen` tokens, writes their KV and reads them
- * back (attention over the prompt). Returns the context unchanged if the pool cannot hold it;
- * the machine's guard prevents that.
+ * One prefill chunk: computes the next `chunk` tokens of the request's `prefillLen` (allocating
+ * the pages they need), writes their KV and attends over everything computed so far. Returns the
+ * context unchanged if the pool cannot hold it; the machine's guard prevents that.
  */
-export function runPrefillForward(ctx: ServingContext, rid: RequestId): ServingContext {
+export function runPrefillChunk(
+  ctx: ServingContext,
+  rid: RequestId,
+  chunk: number,
+): ServingContext {
   const r = ctx.requests[rid];
   if (!r) return ctx;
   const pool = ctx.prefillPool;
-  const got = allocatePages(pool, rid, pagesFor(r.prefillLen, pool.pageSize));
+  const to = Math.min(r.prefillLen, r.prefilled + chunk);
+  const need = pagesFor(to, pool.pageSize) - r.prefillPages.length;
+  const got = need > 0 ? allocatePages(pool, rid, need) : { pool, pages: [] };
   if (!got) return ctx;
-  const written = writePositions(got.pool, rid, got.pages, 0, r.prefillLen);
-  const reads = writersOf(written, got.pages, r.prefillLen).map(
+  const pages = [...r.prefillPages, ...got.pages];
+  const written = writePositions(got.pool, rid, pages, r.prefilled, to);
+  const reads = writersOf(written, pages, to).map(
     (w): KvRead => ({ node: 'prefill', page: w.page, writer: w.writer }),
   );
   return {
     ...withRequest(ctx, rid, (q) => ({
       ...q,
-      prefillPages: got.pages,
+      prefillPages: pages,
+      prefilled: to,
       reads: recordReads(q.reads, reads),
     })),
     prefillPool: written,
   };
+}
+
+/** Pages the next prefill chunk of `rid` must allocate. */
+export function pagesForNextChunk(ctx: ServingContext, rid: RequestId, chunk: number): number {
+  const r = ctx.requests[rid];
+  if (!r) return 0;
+  const to = Math.min(r.prefillLen, r.prefilled + chunk);
+  return Math.max(0, pagesFor(to, ctx.prefillPool.pageSize) - r.prefillPages.length);
+}
+
+/**
+ * Prefill sends KV up to position `upTo` (a non-final chunk sends its page-aligned prefix; the
+ * last chunk sends everything and the aux data).
+ */
+export function sendKv(ctx: ServingContext, rid: RequestId, last: boolean): ServingContext {
+  return withRequest(ctx, rid, (r) => {
+    const ps = ctx.prefillPool.pageSize;
+    const upTo = last ? r.prefilled : Math.floor(r.prefilled / ps) * ps;
+    return { ...r, kvSentUpTo: Math.max(r.kvSentUpTo, upTo), kvSent: true };
+  });
+}
+
+/** The client aborted the request: the router answers 499 and both sides are told. */
+export function markClientAborted(ctx: ServingContext, rid: RequestId): ServingContext {
+  return withRequest(ctx, rid, (r) => ({
+    ...r,
+    clientAborted: true,
+    aborted: true,
+    clientReply: { status: 499, tokens: 0 },
+    replyCount: { ...r.replyCount, client: r.replyCount.client + 1 },
+  }));
 }
 
 /** Frees the request's pages on `side`; slot contents stay as they are. */
@@ -153,24 +192,27 @@ export function preallocateDecode(ctx: ServingContext, rid: RequestId): ServingC
   };
 }
 
-/** Prefill sends its last chunk: from here on the room carries KV (ghost `kvSent`). */
-export function markKvSent(ctx: ServingContext, rid: RequestId): ServingContext {
-  return withRequest(ctx, rid, (r) => ({ ...r, kvSent: true }));
-}
-
 /**
- * The transfer worker writes prefill's KV into decode's destination pages. It copies
- * `min(prefillLen, decodeLen)` positions: Success means prefill sent what *it* computed, and the
- * only reconciliation truncates the source when the destination is shorter.
+ * The transfer worker writes the KV prefill has sent and decode has not received yet into
+ * decode's destination pages: positions `[kvArrived, min(kvSentUpTo, decodeLen))`. Success means
+ * prefill sent what *it* computed; the only reconciliation truncates the source when the
+ * destination is shorter.
  */
 export function writeTransferredKv(ctx: ServingContext, rid: RequestId): ServingContext {
   const r = ctx.requests[rid];
   if (!r) return ctx;
-  const n = Math.min(r.prefillLen, r.decodeLen);
+  const to = Math.min(r.kvSentUpTo, r.decodeLen);
+  if (to <= r.kvArrived) return ctx;
   return {
-    ...withRequest(ctx, rid, (q) => ({ ...q, kvArrived: n })),
-    decodePool: writePositions(ctx.decodePool, rid, r.decodePages, 0, n),
+    ...withRequest(ctx, rid, (q) => ({ ...q, kvArrived: to })),
+    decodePool: writePositions(ctx.decodePool, rid, r.decodePages, r.kvArrived, to),
   };
+}
+
+/** Whether sent KV is still waiting to be written into decode's pages. */
+export function kvWritePending(ctx: ServingContext, rid: RequestId): boolean {
+  const r = ctx.requests[rid];
+  return r !== undefined && Math.min(r.kvSentUpTo, r.decodeLen) > r.kvArrived;
 }
 
 /**

@@ -6,11 +6,16 @@
  * Each state records its KVPoll value on entry, so `kvPollMonotone` checks the machine rather
  * than trusting its shape.
  *
- * Left out: multiple TP ranks (their MIN-reduction), room-id collisions, `clear()`.
+ * With chunked prefill, each non-final chunk's KV lands with its own KV_WRITE_DONE while the room
+ * stays Transferring. An abort from either side (SENDER_ABORTED, RECEIVER_ABORTED) fails the room
+ * at once, and a write still in flight is dropped with it.
+ *
+ * Left out: multiple TP ranks (their MIN-reduction), room-id collisions, `clear()`, and a write
+ * that lands after the room failed (deferred release against in-flight writes).
  */
-import { and } from 'xstate';
+import { and, or } from 'xstate';
 import { kvPoll } from './context.ts';
-import { forRequest } from './regionIds.ts';
+import { forRequest, inState } from './regionIds.ts';
 import type { RequestId } from './scenario.ts';
 import type { RegionConfig } from './servingSetup.ts';
 
@@ -31,6 +36,7 @@ export function transferRegion(rid: RequestId): RegionConfig {
         on: {
           METADATA_SENT: { guard: forRequest(rid), target: 'waitingForInput' },
           SENDER_ABORTED: aborted,
+          RECEIVER_ABORTED: aborted,
           TRANSFER_FAIL: fault,
         },
       },
@@ -39,17 +45,35 @@ export function transferRegion(rid: RequestId): RegionConfig {
         on: {
           KV_CHUNK_SENT: { guard: forRequest(rid), target: 'transferring' },
           SENDER_ABORTED: aborted,
+          RECEIVER_ABORTED: aborted,
           TRANSFER_FAIL: fault,
         },
       },
+      // Chunks land one KV_WRITE_DONE at a time; the last chunk (with the aux data) ends in
+      // Success. A later chunk sent while earlier ones are in flight changes nothing here.
       transferring: {
         entry: poll(kvPoll.transferring),
         on: {
-          KV_WRITE_DONE: {
-            guard: forRequest(rid),
-            target: 'success',
-            actions: { type: 'writeTransferredKv', params: { rid } },
-          },
+          KV_WRITE_DONE: [
+            {
+              // The last chunk went with the request's move to inflight.
+              guard: and([
+                forRequest(rid),
+                or([
+                  inState(rid, 'prefill', 'admitted.inflight'),
+                  inState(rid, 'prefill', 'placeholder.inflight'),
+                ]),
+              ]),
+              target: 'success',
+              actions: { type: 'writeTransferredKv', params: { rid } },
+            },
+            {
+              guard: { type: 'kvWritePending', params: { rid } },
+              actions: { type: 'writeTransferredKv', params: { rid } },
+            },
+          ],
+          SENDER_ABORTED: aborted,
+          RECEIVER_ABORTED: aborted,
           TRANSFER_FAIL: fault,
         },
       },

@@ -20,5 +20,7 @@ export const band: Scenario = {
   contextLen: 10,
   reserve: 5,
   transferFaults: false,
+  prefillChunks: 1,
+  clientAborts: false,
   witnesses: ['someRequestRejected', 'someRequestDecoded'],
 };

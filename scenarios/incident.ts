@@ -21,5 +21,7 @@ export const incident: Scenario = {
   contextLen: 10,
   reserve: 5,
   transferFaults: false,
+  prefillChunks: 1,
+  clientAborts: false,
   witnesses: ['someRequestRejected', 'someRequestDecoded'],
 };

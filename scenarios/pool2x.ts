@@ -19,5 +19,7 @@ export const pool2x: Scenario = {
   contextLen: 10,
   reserve: 5,
   transferFaults: false,
+  prefillChunks: 1,
+  clientAborts: false,
   witnesses: ['someRequestDecoded', 'pageReusedAcrossTenants'],
 };

@@ -14,6 +14,8 @@
  * pageSize: 1                    # integer >= 1, and each pool must hold at least one page
  * reserve: 5                     # integer >= 0, default 5
  * transferFaults: false          # optional, default false
+ * prefillChunks: 1               # optional, 1..8, default 1: chunked prefill
+ * clientAborts: false            # optional, default false: a client may abort before its reply
  * witnesses: [someRequestRejected]   # optional, default []; each one of witnessNames
  * requests:                      # 1..4 requests (more are beyond the reference engine)
  *   - { id: a1, tenant: A, promptLen: 1, outputLen: 2 }
@@ -105,6 +107,12 @@ const scenarioShape = {
   contextLen: mustBeInteger(2),
   reserve: mustBeInteger(0).default(5),
   transferFaults: z.boolean({ error: 'must be true or false' }).default(false),
+  prefillChunks: z
+    .int({ error: 'must be an integer from 1 to 8' })
+    .min(1, { error: 'must be an integer from 1 to 8' })
+    .max(8, { error: 'must be an integer from 1 to 8' })
+    .default(1),
+  clientAborts: z.boolean({ error: 'must be true or false' }).default(false),
   witnesses: z
     .array(z.enum(witnessNames, { error: witnessError }), {
       error: 'must be a list of witness names',
@@ -116,7 +124,7 @@ const scenarioKeys = Object.keys(scenarioShape);
 /**
  * The zod schema of a scenario file: strict objects (an unknown key is an error), messages in
  * plain words (`must be an integer >= 1`), defaults filled in (`description: ""`, `reserve: 5`,
- * `transferFaults: false`, `witnesses: []`), and the cross-field checks: request ids are unique
+ * `transferFaults: false`, `prefillChunks: 1`, `clientAborts: false`, `witnesses: []`), and the cross-field checks: request ids are unique
  * and each pool holds at least one page (`prefillPoolTokens` and `decodePoolTokens` >=
  * `pageSize`). Its output is a `Scenario`. Use `parseScenario` for the file-level message.
  */

@@ -52,11 +52,17 @@ export function compileGuard(spec: GuardSpec, valueOf: ValueOf): GuardFn {
     }
     case 'and': {
       const subs = spec.guards.map((g) => compileGuard(g, valueOf));
-      return (c, e, at) => subs.every((g) => g(c, e, at));
+      return (c, e, at) => {
+        for (let i = 0; i < subs.length; i++) if (!(subs[i] as GuardFn)(c, e, at)) return false;
+        return true;
+      };
     }
     case 'or': {
       const subs = spec.guards.map((g) => compileGuard(g, valueOf));
-      return (c, e, at) => subs.some((g) => g(c, e, at));
+      return (c, e, at) => {
+        for (let i = 0; i < subs.length; i++) if ((subs[i] as GuardFn)(c, e, at)) return true;
+        return false;
+      };
     }
     case 'not': {
       const sub = compileGuard(spec.guard, valueOf);

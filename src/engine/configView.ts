@@ -7,22 +7,29 @@
 import type { AnyStateNode, EventObject, StateValue } from 'xstate';
 import { matchesState } from 'xstate';
 import type { CompiledMachine } from './compiledMachine.ts';
+import { type Hash64, hashString } from './fingerprint.ts';
 import type { EngineState } from './interpreter.ts';
+import type { Plan } from './selection.ts';
 import type { SnapshotLike } from './types.ts';
 
 /** Everything that depends on the configuration alone. */
 export interface ConfigView {
   /** Active node orders as char codes, then `!` when done or `|` when active. */
   readonly key: string;
+  /** The configuration: one byte per state node, 1 when active. */
+  readonly flags: Uint8Array;
+  /** Hash of `key`, the configuration half of a fingerprint. */
+  readonly hash: Hash64;
   readonly value: StateValue;
   readonly nodes: readonly AnyStateNode[];
   /** Distinct event types with a non-inert transition from an active node, in node order. */
   readonly ownTypes: readonly string[];
   readonly tags: ReadonlySet<string>;
   readonly done: boolean;
-  /** Offered-event cache: the last user event list seen in this configuration and its result. */
-  lastEvents: readonly EventObject[] | null;
-  lastOffered: readonly EventObject[];
+  /** Selection plans per event type for this configuration (see `selection.ts`). */
+  readonly plans: Map<string, Plan | null>;
+  /** The default offered events (one bare event per own type), built on first use. */
+  bareEvents: readonly EventObject[] | null;
 }
 
 function deepFreeze<T>(v: T): T {
@@ -40,24 +47,45 @@ export function configKey(flags: Uint8Array, done: boolean): string {
   return String.fromCharCode(...active) + (done ? '!' : '|');
 }
 
-/** A cache of configuration views for one compiled machine. */
+function sameFlags(a: Uint8Array, b: Uint8Array): boolean {
+  if (a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
+  return true;
+}
+
+/** A cache of configuration views for one compiled machine, bucketed by a hash of the flags. */
 export class ViewCache {
-  private readonly views = new Map<string, ConfigView>();
+  private readonly buckets = new Map<number, ConfigView[]>();
+  private count = 0;
 
   constructor(private readonly m: CompiledMachine) {}
 
   /** The view of `state`'s configuration. */
   of(state: EngineState): ConfigView {
-    const key = configKey(state.flags, state.done);
-    return this.views.get(key) ?? this.build(key, state.flags, state.done);
+    const flags = state.flags;
+    let h = state.done ? 0x9e3779b9 : 0x811c9dc5;
+    for (let i = 0; i < flags.length; i++) h = Math.imul(h ^ (flags[i] as number), 0x01000193);
+    const bucket = this.buckets.get(h);
+    if (bucket) {
+      for (let i = 0; i < bucket.length; i++) {
+        const v = bucket[i] as ConfigView;
+        if (v.done === state.done && sameFlags(v.flags, flags)) return v;
+      }
+    }
+    const view = this.build(flags.slice(), state.done);
+    if (bucket) bucket.push(view);
+    else this.buckets.set(h, [view]);
+    this.count++;
+    return view;
   }
 
   /** Number of distinct configurations seen. */
   get size(): number {
-    return this.views.size;
+    return this.count;
   }
 
-  private build(key: string, flags: Uint8Array, done: boolean): ConfigView {
+  private build(flags: Uint8Array, done: boolean): ConfigView {
+    const key = configKey(flags, done);
     const nodes: AnyStateNode[] = [];
     const ownTypes = new Set<string>();
     const tags = new Set<string>();
@@ -69,18 +97,18 @@ export class ViewCache {
       for (const t of spec.ownEvents) ownTypes.add(t);
       for (const t of spec.tags) tags.add(t);
     }
-    const view: ConfigView = {
+    return {
       key,
+      flags,
+      hash: hashString(key, 0x1b873593, 0xcc9e2d51),
       value: deepFreeze(this.m.valueOf(flags, done)),
       nodes,
       ownTypes: [...ownTypes],
       tags,
       done,
-      lastEvents: null,
-      lastOffered: [],
+      plans: new Map(),
+      bareEvents: null,
     };
-    this.views.set(key, view);
-    return view;
   }
 }
 

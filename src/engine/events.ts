@@ -1,8 +1,8 @@
 /**
  * Which events are offered in a state, exactly as `getAdjacencyMap` offers them for a machine
- * (`createDefaultMachineOptions`): for each event type an active node handles itself, the user's
- * events of that type, or a bare `{ type }` when the user listed none of that type. The result
- * is cached per configuration for as long as the user returns the same list object.
+ * (`resolveTraversalOptions`): the caller's events, as given (an array, or a function of the
+ * state), enabled or not; without `events`, one bare `{ type }` per event type that an active
+ * state node handles itself (XState's `getAllOwnEventDescriptors`), cached per configuration.
  *
  * Also interns events for trace reconstruction: one small integer per distinct event (by JSON).
  */
@@ -12,42 +12,39 @@ import type { EventSource, SnapshotLike } from './types.ts';
 
 /** The offered events of a state whose configuration is `view`. */
 export function offeredEvents<TContext, TEvent extends EventObject>(
-  source: EventSource<TContext, TEvent>,
+  source: EventSource<TContext, TEvent> | undefined,
   view: ConfigView,
   snapshot: SnapshotLike<TContext>,
 ): readonly EventObject[] {
-  const user: readonly EventObject[] = typeof source === 'function' ? source(snapshot) : source;
-  if (view.lastEvents === user) return view.lastOffered;
-  const byType = new Map<string, EventObject[]>();
-  for (const e of user) {
-    const list = byType.get(e.type);
-    if (list) list.push(e);
-    else byType.set(e.type, [e]);
+  if (typeof source === 'function') return source(snapshot);
+  if (source !== undefined) return source;
+  let bare = view.bareEvents;
+  if (bare === null) {
+    bare = view.ownTypes.map((type) => ({ type }));
+    view.bareEvents = bare;
   }
-  const out: EventObject[] = [];
-  for (const type of view.ownTypes) {
-    const matching = byType.get(type);
-    if (matching) out.push(...matching);
-    else out.push({ type });
-  }
-  view.lastEvents = user;
-  view.lastOffered = out;
-  return out;
+  return bare;
 }
 
 /** Distinct events by JSON, each with a dense index. */
 export class EventTable {
   private readonly byKey = new Map<string, number>();
+  private readonly byObject = new WeakMap<EventObject, number>();
   private readonly list: EventObject[] = [];
 
-  /** The index of `event`, added on first sight. */
+  /** The index of `event`, added on first sight (looked up by identity first, then by JSON). */
   intern(event: EventObject): number {
+    const known = this.byObject.get(event);
+    if (known !== undefined) return known;
     const key = JSON.stringify(event);
-    const found = this.byKey.get(key);
-    if (found !== undefined) return found;
-    this.list.push(event);
-    this.byKey.set(key, this.list.length - 1);
-    return this.list.length - 1;
+    let found = this.byKey.get(key);
+    if (found === undefined) {
+      found = this.list.length;
+      this.list.push(event);
+      this.byKey.set(key, found);
+    }
+    this.byObject.set(event, found);
+    return found;
   }
 
   /** The event with index `i`. */

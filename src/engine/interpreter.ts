@@ -17,16 +17,16 @@
  *   macrostep, while the snapshot is active; a done snapshot still takes its first microstep.
  */
 import type { EventObject } from 'xstate';
-import type { ActionFn, Moment } from './behaviour.ts';
+import type { ActionFn } from './behaviour.ts';
 import {
   ATOMIC,
   COMPOUND,
   type CompiledMachine,
   type CompiledTransition,
-  type EventTypeTable,
   FINAL,
   PARALLEL,
 } from './compiledMachine.ts';
+import { buildPlan, type Plan, runPlan, selectDirect } from './selection.ts';
 
 /** One state of the machine as the engine stores it. */
 export interface EngineState {
@@ -43,7 +43,11 @@ export class Interpreter {
   private flags = new Uint8Array(0);
   private context: unknown = undefined;
   private done = false;
+  /** Whether XState would return a new snapshot object: an assign ran, the configuration
+   * changed in some microstep, or the root completed. */
+  private changed = false;
   private readonly queue: EventObject[] = [];
+  private readonly selected: CompiledTransition[] = [];
   private readonly moment: { flags: Uint8Array; done: boolean } = {
     flags: this.flags,
     done: false,
@@ -51,72 +55,50 @@ export class Interpreter {
 
   constructor(readonly m: CompiledMachine) {}
 
-  /** The state after `event`, or null when no transition is enabled (nothing changes). */
-  step(state: EngineState, event: EventObject): EngineState | null {
-    const selected = this.select(state.flags, state.context, state.done, event);
-    if (selected.length === 0) return null;
+  /**
+   * The state after `event`, or null when `event` is not enabled: no transition is selected, or
+   * the macrostep leaves XState's snapshot object as it was (no `assign` ran, no microstep
+   * changed the configuration, the root did not complete), which is exactly when
+   * `transition(machine, snapshot, event)[0] === snapshot`. `plans` caches selection plans for
+   * `state`'s configuration (see `selection.ts`).
+   */
+  step(
+    state: EngineState,
+    event: EventObject,
+    plans?: Map<string, Plan | null>,
+  ): EngineState | null {
+    let plan: Plan | null | undefined = plans?.get(event.type);
+    if (plan === undefined) {
+      plan = buildPlan(this.m, event.type, state.flags, state.done);
+      plans?.set(event.type, plan);
+    }
+    if (plan === null) return null;
+    const selected = this.selected;
+    selected.length = 0;
+    this.moment.flags = state.flags;
+    this.moment.done = state.done;
+    if (!runPlan(plan, state.context, event, this.moment, selected)) return null;
     this.flags = state.flags.slice();
     this.context = state.context;
     this.done = state.done;
+    this.changed = false;
     this.queue.length = 0;
     this.microstep(selected, event);
     let head = 0;
     for (let i = 0; !this.done && head < this.queue.length; i++) {
       if (i > maxMicrosteps) throw new Error('Infinite loop detected: endless raised events');
       const next = this.queue[head++] as EventObject;
-      const ts = this.select(this.flags, this.context, false, next);
-      if (ts.length > 0) this.microstep(ts, next);
+      const ts: CompiledTransition[] = [];
+      this.moment.flags = this.flags;
+      this.moment.done = false;
+      const table = this.m.table(next.type);
+      if (selectDirect(this.m, 0, table, this.context, next, this.moment, ts)) {
+        this.microstep(ts, next);
+      }
     }
     this.queue.length = 0;
+    if (!this.changed) return null;
     return { flags: this.flags, context: this.context, done: this.done };
-  }
-
-  private select(
-    flags: Uint8Array,
-    context: unknown,
-    done: boolean,
-    event: EventObject,
-  ): CompiledTransition[] {
-    const table = this.m.table(event.type);
-    const out: CompiledTransition[] = [];
-    if (table.handles[0] !== 1) return out;
-    this.moment.flags = flags;
-    this.moment.done = done;
-    this.selectAt(0, table, flags, context, event, out);
-    return out;
-  }
-
-  private selectAt(
-    n: number,
-    table: EventTypeTable,
-    flags: Uint8Array,
-    context: unknown,
-    event: EventObject,
-    out: CompiledTransition[],
-  ): boolean {
-    if (table.handles[n] !== 1) return false;
-    const kind = this.m.kind[n];
-    if (kind === COMPOUND) {
-      const c = this.m.activeChild(flags, n);
-      if (c !== -1 && this.selectAt(c, table, flags, context, event, out)) return true;
-    } else if (kind === PARALLEL) {
-      const cs = this.m.children[n] as readonly number[];
-      let any = false;
-      for (let i = 0; i < cs.length; i++) {
-        const c = cs[this.moment.done ? cs.length - 1 - i : i] as number;
-        if (this.selectAt(c, table, flags, context, event, out)) any = true;
-      }
-      if (any) return true;
-    }
-    const candidates = table.candidates[n];
-    if (!candidates) return false;
-    for (const t of candidates) {
-      if (t.guard === null || t.guard(context, event, this.moment as Moment)) {
-        out.push(t);
-        return true;
-      }
-    }
-    return false;
   }
 
   private exitSet(t: CompiledTransition, into: number[]): void {
@@ -165,10 +147,27 @@ export class Interpreter {
 
   private run(actions: readonly ActionFn[] | undefined, e: EventObject): void {
     if (actions === undefined) return;
-    for (const a of actions) this.context = a(this.context, e, this.queue);
+    for (const a of actions) {
+      const next = a(this.context, e, this.queue);
+      if (next !== this.context) this.changed = true;
+      this.context = next;
+    }
   }
 
   private microstep(selected: CompiledTransition[], event: EventObject): void {
+    const before = this.changed ? null : this.flags.slice();
+    this.enterAndExit(selected, event);
+    if (before !== null && !this.changed) {
+      for (let n = 0; n < before.length; n++) {
+        if (before[n] !== this.flags[n]) {
+          this.changed = true;
+          break;
+        }
+      }
+    }
+  }
+
+  private enterAndExit(selected: CompiledTransition[], event: EventObject): void {
     const ts = this.removeConflicts(selected);
     const exits: number[] = [];
     for (const t of ts) this.exitSet(t, exits);
@@ -218,7 +217,10 @@ export class Interpreter {
       this.queue.push(this.m.doneEvents[marker] as EventObject);
       marker = this.m.parent[marker] as number;
     }
-    if (marker === undefined || marker === -1) this.done = true;
+    if (marker === undefined || marker === -1) {
+      this.done = true;
+      this.changed = true;
+    }
     return completed;
   }
 }

@@ -2,22 +2,34 @@
  * The visited-state store: each distinct state gets a dense index (0 = initial) with the index
  * of the state it was first reached from and the interned event that reached it, so that a
  * shortest trace can be rebuilt. Two implementations:
- * - `FingerprintStore` keeps only a 64-bit fingerprint per state, in typed arrays with an
- *   open-addressing (linear probing) hash table of indices; about 30 bytes per state;
- * - `ExactStore` keeps the full key in a `Map`.
+ * - `FingerprintStore` keeps only a 64-bit fingerprint per state (configuration hash combined
+ *   with the context's structural hash), in typed arrays with an open-addressing (linear
+ *   probing) table of indices: 16 bytes per state plus 4 per table slot, with at most half the
+ *   slots used, and growth slack of at most 2x;
+ * - `ExactStore` keeps the full key (configuration key and context JSON) in a `Map`.
  */
-import { type FingerprintOut, fingerprintInto } from './fingerprint.ts';
+import { combine, type Hash64, type HashNode, StructuralHasher } from './fingerprint.ts';
 
-/** What the explorer needs from a store. */
+/** A configuration as the store sees it: its key and the key's hash. */
+export interface KeyedConfig {
+  readonly key: string;
+  readonly hash: Hash64;
+}
+
+/** What the search needs from a store. */
 export interface StateStore {
   readonly size: number;
   /**
-   * Adds the state keyed by its configuration key and context JSON. Returns its new index, or
-   * `-1 - index` of the equal state already stored.
+   * Adds the state (`config`, `context`). Returns its new index, or `-1 - index` of the equal
+   * state already stored. `hint` is the hash tree of the parent's context, if any.
    */
-  add(config: string, json: string, parent: number, event: number): number;
-  /** Whether the state stored at `index` has this key. */
-  holds(index: number, config: string, json: string): boolean;
+  add(config: KeyedConfig, context: unknown, parent: number, hint: HashNode | null): number;
+  /** The hash tree of the context passed to the last `add` (null in exact mode). */
+  readonly lastTree: HashNode | null;
+  /** The index of the equal stored state, or -1. */
+  find(config: KeyedConfig, context: unknown): number;
+  /** Records the event that first reached `index`. */
+  setEvent(index: number, event: number): void;
   parentOf(index: number): number;
   eventOf(index: number): number;
   /** Bytes used by the store's memory (see `ExploreStats.bytesPerState`). */
@@ -30,42 +42,61 @@ function grown<T extends Uint32Array | Int32Array>(a: T, size: number): T {
   return b;
 }
 
-/** Fingerprint (hash compaction) store: the typed-array design of TLC's fingerprint set. */
+const initialSlots = 1 << 8;
+
+/** Fingerprint (hash compaction) store, after TLC's fingerprint set. */
 export class FingerprintStore implements StateStore {
   size = 0;
-  private table = new Uint32Array(1 << 12);
-  private mask = (1 << 12) - 1;
-  private hi = new Uint32Array(1 << 11);
-  private lo = new Uint32Array(1 << 11);
-  private parents = new Int32Array(1 << 11);
-  private events = new Uint32Array(1 << 11);
-  private readonly fp: FingerprintOut = new Uint32Array(2);
+  private table = new Uint32Array(initialSlots);
+  private mask = initialSlots - 1;
+  private hi = new Uint32Array(initialSlots / 2);
+  private lo = new Uint32Array(initialSlots / 2);
+  private parents = new Int32Array(initialSlots / 2);
+  private events = new Uint32Array(initialSlots / 2);
+  private readonly fp = new Uint32Array(2);
+  private readonly hasher = new StructuralHasher();
+  lastTree: HashNode | null = null;
 
-  add(config: string, json: string, parent: number, event: number): number {
-    fingerprintInto(config, json, this.fp);
-    const h = this.fp[0] as number;
-    const l = this.fp[1] as number;
+  private fingerprint(config: KeyedConfig, context: unknown, hint: HashNode | null): void {
+    this.lastTree = this.hasher.hashTree(context, hint);
+    combine(config.hash, this.lastTree, this.fp);
+  }
+
+  /** The slot holding the current fingerprint, or the empty slot where it belongs. */
+  private slotOf(h: number, l: number): number {
     let slot = h & this.mask;
     for (;;) {
       const at = this.table[slot] as number;
-      if (at === 0) break;
-      if (this.hi[at - 1] === h && this.lo[at - 1] === l) return -at;
+      if (at === 0 || (this.hi[at - 1] === h && this.lo[at - 1] === l)) return slot;
       slot = (slot + 1) & this.mask;
     }
+  }
+
+  add(config: KeyedConfig, context: unknown, parent: number, hint: HashNode | null): number {
+    this.fingerprint(config, context, hint);
+    const h = this.fp[0] as number;
+    const l = this.fp[1] as number;
+    const slot = this.slotOf(h, l);
+    const at = this.table[slot] as number;
+    if (at !== 0) return -at;
     const index = this.size++;
     if (index >= this.hi.length) this.growDense();
     this.hi[index] = h;
     this.lo[index] = l;
     this.parents[index] = parent;
-    this.events[index] = event;
     this.table[slot] = index + 1;
     if (this.size * 2 > this.table.length) this.rehash();
     return index;
   }
 
-  holds(index: number, config: string, json: string): boolean {
-    fingerprintInto(config, json, this.fp);
-    return this.hi[index] === this.fp[0] && this.lo[index] === this.fp[1];
+  find(config: KeyedConfig, context: unknown): number {
+    this.fingerprint(config, context, null);
+    const at = this.table[this.slotOf(this.fp[0] as number, this.fp[1] as number)] as number;
+    return at - 1;
+  }
+
+  setEvent(index: number, event: number): void {
+    this.events[index] = event;
   }
 
   parentOf(index: number): number {
@@ -111,15 +142,15 @@ export class FingerprintStore implements StateStore {
 export class ExactStore implements StateStore {
   private readonly index = new Map<string, number>();
   private keyChars = 0;
-  private parents = new Int32Array(1 << 11);
-  private events = new Uint32Array(1 << 11);
+  private parents = new Int32Array(initialSlots);
+  private events = new Uint32Array(initialSlots);
 
   get size(): number {
     return this.index.size;
   }
 
-  add(config: string, json: string, parent: number, event: number): number {
-    const key = `${config}\u0000${json}`;
+  add(config: KeyedConfig, context: unknown, parent: number): number {
+    const key = `${config.key}\u0000${JSON.stringify(context)}`;
     const found = this.index.get(key);
     if (found !== undefined) return -1 - found;
     const i = this.index.size;
@@ -128,14 +159,17 @@ export class ExactStore implements StateStore {
       this.events = grown(this.events, i * 2);
     }
     this.parents[i] = parent;
-    this.events[i] = event;
     this.index.set(key, i);
     this.keyChars += key.length;
     return i;
   }
 
-  holds(index: number, config: string, json: string): boolean {
-    return this.index.get(`${config}\u0000${json}`) === index;
+  find(config: KeyedConfig, context: unknown): number {
+    return this.index.get(`${config.key}\u0000${JSON.stringify(context)}`) ?? -1;
+  }
+
+  setEvent(index: number, event: number): void {
+    this.events[index] = event;
   }
 
   parentOf(index: number): number {
@@ -149,4 +183,6 @@ export class ExactStore implements StateStore {
   bytes(): number {
     return this.parents.byteLength + this.events.byteLength + 2 * this.keyChars;
   }
+
+  readonly lastTree = null;
 }

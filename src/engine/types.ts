@@ -47,18 +47,18 @@ export interface Progress {
   readonly heapBytes: number;
 }
 
-/** Options of `explore`. Only `events` is required. */
+/** Options of `explore`; all optional. */
 export interface ExploreOptions<TContext, TEvent extends EventObject> {
   /**
-   * Events to offer in each state. As in `getAdjacencyMap` for a machine: in each state, for
-   * each event type that an active state node handles itself (non-inert transitions, in the
-   * order of the active nodes), the offered events of that type are tried, or a bare `{ type }`
-   * when none of the offered events has that type.
+   * Events to offer in each state, as `getAdjacencyMap` takes them: every event of the list (or
+   * of the function's result for that state) is tried in every state, in order. Without it, one
+   * bare `{ type }` per event type that an active state node handles itself (non-inert
+   * transitions), as `getAdjacencyMap`'s default. @default the handled types, bare
    */
-  readonly events: EventSource<TContext, TEvent>;
+  readonly events?: EventSource<TContext, TEvent>;
   /** Checked on every reachable state. @default {} */
   readonly invariants?: Readonly<Record<string, Invariant<TContext>>>;
-  /** Checked only on states where no offered event is enabled. @default {} */
+  /** Checked only on states where no offered event is enabled (see `transitions`). @default {} */
   readonly terminalInvariants?: Readonly<Record<string, Invariant<TContext>>>;
   /** The search stops (status `incomplete`) when it would store more states. @default Infinity */
   readonly maxStates?: number;
@@ -91,7 +91,11 @@ export interface ExploreOptions<TContext, TEvent extends EventObject> {
 export interface ExploreStats {
   /** Distinct states stored (representatives, when `symmetry` is set). */
   readonly states: number;
-  /** Enabled (state, offered event) pairs: the event selected at least one transition. */
+  /**
+   * Enabled (state, offered event) pairs: the macrostep changed XState's snapshot (an `assign`
+   * ran, the configuration changed, or the root completed), i.e. `transition(...)[0]` is a new
+   * snapshot; a selected transition that changes none of these is a stutter and not counted.
+   */
   readonly transitions: number;
   /** The largest breadth-first depth reached. */
   readonly depth: number;

@@ -56,7 +56,8 @@ function readGuard(machine: any, guard: any, where: string, depth = 0): GuardSpe
   if (!inline && !resolved) return { kind: 'missing', name: String(name) };
   if (typeof resolved !== 'function') return readGuard(machine, resolved, where, depth + 1);
   if (!('check' in resolved)) {
-    const p = inline || typeof guard === 'string' ? { params: undefined, paramsFn: null } : paramsOf(guard);
+    const p =
+      inline || typeof guard === 'string' ? { params: undefined, paramsFn: null } : paramsOf(guard);
     return { kind: 'predicate', name: String(name), fn: resolved, ...p };
   }
   const sub = (g: any) => readGuard(machine, g, where, depth + 1);
@@ -86,7 +87,8 @@ function readAction(machine: any, action: any, where: string): ActionSpec {
   // A missing implementation or a custom (non-built-in) action only reaches the action executor,
   // which `xstate/graph` and `transition()` never run: it cannot change the snapshot.
   if (!resolved || !('resolve' in resolved)) return noop;
-  const p = inline || typeof action === 'string' ? { params: undefined, paramsFn: null } : paramsOf(action);
+  const p =
+    inline || typeof action === 'string' ? { params: undefined, paramsFn: null } : paramsOf(action);
   switch (resolved.type) {
     case 'xstate.assign':
       return { kind: 'assign', assignment: resolved.assignment, ...p };

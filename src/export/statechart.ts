@@ -33,6 +33,8 @@ const internalEvents = {
   METADATA_SENT: true,
   KV_CHUNK_SENT: true,
   SENDER_ABORTED: true,
+  RECEIVER_ABORTED: true,
+  REQUEST_ABORTED: true,
 } as const satisfies Record<InternalEvent['type'], true>;
 
 /** The action that raises an internal event (`notify`), by its name in `servingSetup`. */

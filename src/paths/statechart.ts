@@ -63,6 +63,8 @@ const probe: Scenario = {
   contextLen: 10,
   reserve: 5,
   transferFaults: true,
+  prefillChunks: 2,
+  clientAborts: true,
   witnesses: [],
 };
 

@@ -80,6 +80,8 @@ describe('defaults', () => {
       contextLen: 10,
       reserve: 5,
       transferFaults: false,
+      prefillChunks: 1,
+      clientAborts: false,
       witnesses: [],
     });
   });
@@ -111,7 +113,7 @@ const malformed: readonly Malformed[] = [
   yamlCase(
     'an unknown key, reported before the required key it leaves missing',
     edit(validYaml, 'pageSize: 1', 'pageSzie: 1'),
-    'scenario.yaml: unknown key "pageSzie" at top level; accepted: name, description, requests, pageSize, prefillPoolTokens, decodePoolTokens, contextLen, reserve, transferFaults, witnesses',
+    'scenario.yaml: unknown key "pageSzie" at top level; accepted: name, description, requests, pageSize, prefillPoolTokens, decodePoolTokens, contextLen, reserve, transferFaults, prefillChunks, clientAborts, witnesses',
   ),
   yamlCase(
     'an unknown key in a request',
@@ -193,7 +195,7 @@ const malformed: readonly Malformed[] = [
     what: 'an empty JSON file',
     run: () => parseScenario('\n', 'scenario.json'),
     message:
-      'scenario.json: file is empty; expected a mapping with keys name, description, requests, pageSize, prefillPoolTokens, decodePoolTokens, contextLen, reserve, transferFaults, witnesses',
+      'scenario.json: file is empty; expected a mapping with keys name, description, requests, pageSize, prefillPoolTokens, decodePoolTokens, contextLen, reserve, transferFaults, prefillChunks, clientAborts, witnesses',
   },
   {
     what: 'an unsupported extension',

@@ -44,6 +44,7 @@ describe('diffCharts', () => {
   it('names the admission retire edges that only fixed has', () => {
     expect(names(d.onlyInB)).toEqual([
       'prefill.received → prefill.done.retired on PREFILL_INTAKE [prefillSchedulerRejects && admissionRetire]',
+      'prefill.admitted.forwarded → prefill.done.aborted on SEND_KV [clientAborted && retireAbortedResult]',
       'decode.received → decode.done.retired on DECODE_INTAKE [decodeSchedulerRejects && admissionRetire]',
     ]);
   });
@@ -78,8 +79,8 @@ describe('toDotDiff', () => {
     const retire = lineWith('"s:prefill.received" -> "s:prefill.done.retired"');
     expect(retire).toContain(`color="${diffColours.onlyInB}"`);
     expect(dot).toContain('subgraph "cluster:legend"');
-    expect(dot).toContain('label="only in incident-2026 (15)"');
-    expect(dot).toContain('label="only in fixed (2)"');
+    expect(dot).toContain('label="only in incident-2026 (20)"');
+    expect(dot).toContain('label="only in fixed (3)"');
     expect(dot).toContain('label="request: fixed, compared with incident-2026"');
   });
 });

@@ -47,7 +47,7 @@ describe('toMermaid', () => {
     expect(text).toMatch(/classDef final .*font-weight:bold/);
     expect(text).toContain('class s_placeholder rejected');
     expect(text).toContain('class s_done_clientError,s_done_retired rejectedFinal');
-    expect(text).toContain('class s_done_finished,s_done_failed final');
+    expect(text).toContain('class s_done_finished,s_done_failed,s_done_aborted final');
   });
 
   it('labels disabled edges, or leaves them out with hideDisabled', () => {

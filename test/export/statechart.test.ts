@@ -58,7 +58,13 @@ describe('chartGraph', () => {
     expect(placeholder).toMatchObject({ kind: 'compound', tags: ['rejected'] });
     expect(placeholder?.initial).toBe('placeholder.bootstrapping');
     const finals = chart.nodes.filter((n) => n.kind === 'final').map((n) => n.id);
-    expect(finals).toEqual(['done.clientError', 'done.retired', 'done.finished', 'done.failed']);
+    expect(finals).toEqual([
+      'done.clientError',
+      'done.retired',
+      'done.finished',
+      'done.failed',
+      'done.aborted',
+    ]);
   });
 
   it('writes guards without the request filter, with && ! and in', () => {
@@ -83,7 +89,13 @@ describe('chartGraph', () => {
     const transfer = chartGraph('transfer');
     const internal = transfer.edges.filter((e) => e.internal).map((e) => e.event);
     expect(new Set(internal)).toEqual(
-      new Set(['SENDER_CREATED', 'METADATA_SENT', 'KV_CHUNK_SENT', 'SENDER_ABORTED']),
+      new Set([
+        'SENDER_CREATED',
+        'METADATA_SENT',
+        'KV_CHUNK_SENT',
+        'SENDER_ABORTED',
+        'RECEIVER_ABORTED',
+      ]),
     );
     expect(transfer.edges.find((e) => e.event === 'TRANSFER_FAIL')?.internal).toBe(false);
     expect(transfer.nodes.find((n) => n.id === 'bootstrapping')?.entry).toEqual(['recordPoll']);
@@ -143,9 +155,8 @@ describe('what a variant disables', () => {
   it('marks the placeholder subtrees unreachable under fixed, and only them', () => {
     const fixed = chartGraph('request', variant('fixed'));
     const unreachable = fixed.nodes.filter((n) => n.unreachable).map((n) => n.id);
-    expect(unreachable.filter((id) => !id.includes('.placeholder'))).toEqual([
-      'decode.done.aborted',
-    ]);
+    // decode.done.aborted is reachable under fixed too: a client abort ends there.
+    expect(unreachable.filter((id) => !id.includes('.placeholder'))).toEqual([]);
     expect(unreachable).toContain('prefill.placeholder.forwarded');
     const send = edge(fixed, 'prefill.placeholder.forwarded', 'prefill.placeholder.inflight');
     expect(send).toMatchObject({ disabled: true, unreachable: true });

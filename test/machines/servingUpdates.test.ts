@@ -11,7 +11,6 @@ import {
   decodeStepFits,
   forwardReply,
   markAborted,
-  markKvSent,
   markRejected,
   preallocateDecode,
   recordPoll,
@@ -19,7 +18,8 @@ import {
   releasePages,
   reply,
   runDecodeStep,
-  runPrefillForward,
+  runPrefillChunk,
+  sendKv,
   swapForPlaceholder,
   writeTransferredKv,
 } from '../../machines/servingUpdates.ts';
@@ -46,8 +46,8 @@ function a1Committed(scenario: Scenario = incident): ServingContext {
     (c) => admit(c, 'a1', 'prefill', 1),
     (c) => admit(c, 'a1', 'decode', 1),
     (c) => preallocateDecode(c, 'a1'),
-    (c) => runPrefillForward(c, 'a1'),
-    (c) => markKvSent(c, 'a1'),
+    (c) => runPrefillChunk(c, 'a1', 1),
+    (c) => sendKv(c, 'a1', true),
     (c) => writeTransferredKv(c, 'a1'),
     (c) => commitDecode(c, 'a1'),
   );
@@ -124,9 +124,9 @@ describe('replies', () => {
   });
 });
 
-describe('runPrefillForward', () => {
+describe('runPrefillChunk', () => {
   it('allocates pages for prefillLen, writes them and reads them back', () => {
-    const ctx = runPrefillForward(admit(initialContext(incident), 'b1', 'prefill', 2), 'b1');
+    const ctx = runPrefillChunk(admit(initialContext(incident), 'b1', 'prefill', 2), 'b1', 2);
     expect(req(ctx, 'b1').prefillPages).toEqual([0, 1]);
     expect(ctx.prefillPool.owner.slice(0, 3)).toEqual(['b1', 'b1', null]);
     expect(ctx.prefillPool.writer.slice(0, 3)).toEqual(['b1', 'b1', null]);
@@ -137,9 +137,10 @@ describe('runPrefillForward', () => {
   });
 
   it('computes a placeholder as one token: one page written, whatever the prompt', () => {
-    const ctx = runPrefillForward(
+    const ctx = runPrefillChunk(
       swapForPlaceholder(initialContext(incident), 'b1', 'prefill'),
       'b1',
+      3,
     );
     expect(req(ctx, 'b1').prefillPages).toEqual([0]);
     expect(ctx.prefillPool.writer.filter((w) => w !== null)).toEqual(['b1']);
@@ -147,7 +148,7 @@ describe('runPrefillForward', () => {
 
   it('leaves the context unchanged when the pool cannot hold the prompt', () => {
     const before = admit(initialContext(incident), 'b1', 'prefill', 9);
-    expect(runPrefillForward(before, 'b1')).toBe(before);
+    expect(runPrefillChunk(before, 'b1', 9)).toBe(before);
   });
 });
 
@@ -165,6 +166,8 @@ describe('transfer and commit', () => {
       (c) => swapForPlaceholder(c, 'b1', 'prefill'),
       (c) => admit(c, 'b1', 'decode', 3),
       (c) => preallocateDecode(c, 'b1'),
+      (c) => runPrefillChunk(c, 'b1', 3),
+      (c) => sendKv(c, 'b1', true),
       (c) => writeTransferredKv(c, 'b1'),
     );
     expect(req(ctx, 'b1').kvArrived).toBe(1);
@@ -177,6 +180,8 @@ describe('transfer and commit', () => {
       (c) => admit(c, 'b1', 'prefill', 3),
       (c) => swapForPlaceholder(c, 'b1', 'decode'),
       (c) => preallocateDecode(c, 'b1'),
+      (c) => runPrefillChunk(c, 'b1', 3),
+      (c) => sendKv(c, 'b1', true),
       (c) => writeTransferredKv(c, 'b1'),
     );
     expect(req(ctx, 'b1').kvArrived).toBe(1);
@@ -189,6 +194,8 @@ describe('transfer and commit', () => {
       (c) => swapForPlaceholder(c, 'b1', 'prefill'),
       (c) => admit(c, 'b1', 'decode', 3),
       (c) => preallocateDecode(c, 'b1'),
+      (c) => runPrefillChunk(c, 'b1', 3),
+      (c) => sendKv(c, 'b1', true),
       (c) => writeTransferredKv(c, 'b1'),
       (c) => commitDecode(c, 'b1'),
     );
@@ -200,8 +207,37 @@ describe('transfer and commit', () => {
     });
   });
 
-  it('markKvSent sets the kvSent ghost', () => {
-    expect(req(markKvSent(initialContext(incident), 'b1'), 'b1').kvSent).toBe(true);
+  it('sendKv sets the kvSent ghost and, for the last chunk, sends everything computed', () => {
+    const ctx = sendKv(
+      runPrefillChunk(admit(initialContext(incident), 'b1', 'prefill', 2), 'b1', 2),
+      'b1',
+      true,
+    );
+    expect(req(ctx, 'b1')).toMatchObject({ kvSent: true, kvSentUpTo: 2 });
+  });
+
+  it('sends a non-final chunk’s page-aligned prefix only, and writes it as it lands', () => {
+    const two = { ...incident, pageSize: 2 };
+    const chunk = apply(
+      initialContext(two),
+      (c) => admit(c, 'a1', 'prefill', 3),
+      (c) => admit(c, 'a1', 'decode', 3),
+      (c) => preallocateDecode(c, 'a1'),
+      (c) => runPrefillChunk(c, 'a1', 3),
+      (c) => sendKv(c, 'a1', false),
+    );
+    expect(req(chunk, 'a1')).toMatchObject({ prefilled: 3, kvSentUpTo: 2 });
+    const landed = writeTransferredKv(chunk, 'a1');
+    expect(req(landed, 'a1').kvArrived).toBe(2);
+    expect(writeTransferredKv(landed, 'a1')).toBe(landed);
+  });
+
+  it('computes a prompt chunk by chunk, allocating only the pages each chunk needs', () => {
+    const first = runPrefillChunk(admit(initialContext(incident), 'b1', 'prefill', 3), 'b1', 2);
+    expect(req(first, 'b1')).toMatchObject({ prefilled: 2, prefillPages: [0, 1] });
+    const second = runPrefillChunk(first, 'b1', 2);
+    expect(req(second, 'b1')).toMatchObject({ prefilled: 3, prefillPages: [0, 1, 2] });
+    expect(second.prefillPool.writer.slice(0, 4)).toEqual(['b1', 'b1', 'b1', null]);
   });
 });
 
@@ -230,6 +266,8 @@ describe('runDecodeStep', () => {
       (c) => swapForPlaceholder(c, 'b1', 'prefill'),
       (c) => admit(c, 'b1', 'decode', 3),
       (c) => preallocateDecode(c, 'b1'),
+      (c) => runPrefillChunk(c, 'b1', 3),
+      (c) => sendKv(c, 'b1', true),
       (c) => writeTransferredKv(c, 'b1'),
       (c) => commitDecode(c, 'b1'),
       (c) => runDecodeStep(c, 'b1'),
@@ -237,7 +275,7 @@ describe('runDecodeStep', () => {
     // Preallocated [0, 1, 2] for the full prompt, one position arrived, seq_len 3: the step
     // stores at position 3 (a fresh page) and attends over 0..3.
     expect(req(ctx, 'b1').decodePages).toEqual([0, 1, 2, 3]);
-    expect(req(ctx, 'b1').reads).toEqual([
+    expect(req(ctx, 'b1').reads.filter((r) => r.node === 'decode')).toEqual([
       { node: 'decode', page: 0, writer: 'b1' },
       { node: 'decode', page: 1, writer: 'a1' },
       { node: 'decode', page: 2, writer: null },

@@ -100,11 +100,11 @@ describe('findPaths', () => {
       return [v.name, r.configurations, r.paths.length, r.truncated];
     });
     expect(counts).toEqual([
-      ['incident-2026', 97, 16, false],
-      ['fixed', 57, 0, false],
-      ['fixed-coverage', 60, 0, false],
-      ['retire-only', 90, 4, false],
-      ['coverage-only', 101, 16, false],
+      ['incident-2026', 134, 20, false],
+      ['fixed', 86, 0, false],
+      ['fixed-coverage', 90, 0, false],
+      ['retire-only', 122, 8, false],
+      ['coverage-only', 140, 20, false],
     ]);
   });
 
@@ -174,7 +174,7 @@ describe('renderPaths', () => {
     const text = renderPaths(findPaths(variant('incident-2026')));
     const lines = text.split('\n');
     expect(lines[0]).toBe(
-      '[violation] incident-2026: 16 path(s) from a rejected state to a decoding state (checked 97 configurations)',
+      '[violation] incident-2026: 20 path(s) from a rejected state to a decoding state (checked 134 configurations)',
     );
     expect(lines).toContain(
       '  1. PREFILL_INTAKE  prefill: received → placeholder.bootstrapping; transfer: unopened → bootstrapping',
@@ -184,12 +184,12 @@ describe('renderPaths', () => {
       'prefill.placeholder → decode.placeholder.running, shortest path (7 steps):',
       'decode.placeholder → decode.placeholder.running, shortest path (7 steps):',
     ]);
-    expect(lines.at(-1)).toBe('… and 13 longer or reordered path(s) (use --json)');
+    expect(lines.at(-1)).toBe('… and 17 longer or reordered path(s) (use --json)');
   });
 
   it('prints an ok headline with the number of configurations checked', () => {
     expect(renderPaths(findPaths(variant('fixed')))).toBe(
-      '[ok] fixed: no path from a rejected state to a decoding state (checked 57 configurations)',
+      '[ok] fixed: no path from a rejected state to a decoding state (checked 86 configurations)',
     );
   });
 });
@@ -205,6 +205,8 @@ const decodeRejects: Scenario = {
   contextLen: 20,
   reserve: 5,
   transferFaults: true,
+  prefillChunks: 2,
+  clientAborts: true,
   witnesses: [],
 };
 

@@ -1,0 +1,132 @@
+/**
+ * Transition selection (XState's `transitionNode` + `StateNode.next`) split in two: a plan per
+ * (configuration, event type) that keeps only the active nodes with candidates for the type,
+ * built once and cached on the configuration's view; and its evaluation per state, which calls
+ * the guards. The plan has XState's shape: a node's own candidates are tried only when none of
+ * its planned descendants selected a transition; the children of a parallel node are all tried,
+ * in the order of the state value. A node without candidates of its own is transparent, so its
+ * children's plans are inlined into its parent's.
+ */
+import type { EventObject } from 'xstate';
+import type { Moment } from './behaviour.ts';
+import {
+  COMPOUND,
+  type CompiledMachine,
+  type CompiledTransition,
+  type EventTypeTable,
+  PARALLEL,
+} from './compiledMachine.ts';
+
+/** The selection work left for one configuration and event type. */
+export interface Plan {
+  /** Planned descendants, all evaluated, in order. */
+  readonly kids: readonly Plan[];
+  /** This node's candidates, tried in order when no descendant selected anything. */
+  readonly own: readonly CompiledTransition[] | null;
+}
+
+function pushPlan(kids: Plan[], p: Plan | null): void {
+  if (p === null) return;
+  if (p.own === null) kids.push(...p.kids);
+  else kids.push(p);
+}
+
+function planAt(
+  m: CompiledMachine,
+  n: number,
+  table: EventTypeTable,
+  flags: Uint8Array,
+  done: boolean,
+): Plan | null {
+  if (table.handles[n] !== 1) return null;
+  const kids: Plan[] = [];
+  const kind = m.kind[n];
+  if (kind === COMPOUND) {
+    const c = m.activeChild(flags, n);
+    if (c !== -1) pushPlan(kids, planAt(m, c, table, flags, done));
+  } else if (kind === PARALLEL) {
+    const cs = m.children[n] as readonly number[];
+    for (let i = 0; i < cs.length; i++) {
+      pushPlan(kids, planAt(m, cs[done ? cs.length - 1 - i : i] as number, table, flags, done));
+    }
+  }
+  const own = table.candidates[n] ?? null;
+  if (own === null && kids.length === 0) return null;
+  if (own === null && kids.length === 1) return kids[0] as Plan;
+  return { kids, own };
+}
+
+/** The plan for `eventType` in the configuration `flags` (null: nothing can be selected). */
+export function buildPlan(
+  m: CompiledMachine,
+  eventType: string,
+  flags: Uint8Array,
+  done: boolean,
+): Plan | null {
+  return planAt(m, 0, m.table(eventType), flags, done);
+}
+
+/** Evaluates `plan` against `context` and `event`, appending selected transitions to `out`. */
+export function runPlan(
+  plan: Plan,
+  context: unknown,
+  event: EventObject,
+  at: Moment,
+  out: CompiledTransition[],
+): boolean {
+  let any = false;
+  const kids = plan.kids;
+  for (let i = 0; i < kids.length; i++) {
+    if (runPlan(kids[i] as Plan, context, event, at, out)) any = true;
+  }
+  if (any) return true;
+  return tryOwn(plan.own, context, event, at, out);
+}
+
+function tryOwn(
+  own: readonly CompiledTransition[] | null | undefined,
+  context: unknown,
+  event: EventObject,
+  at: Moment,
+  out: CompiledTransition[],
+): boolean {
+  if (!own) return false;
+  for (let i = 0; i < own.length; i++) {
+    const t = own[i] as CompiledTransition;
+    if (t.guard === null || t.guard(context, event, at)) {
+      out.push(t);
+      return true;
+    }
+  }
+  return false;
+}
+
+/**
+ * Selection without a plan, for configurations seen once (between the microsteps of a
+ * macrostep): the same walk as `buildPlan` followed by `runPlan`, without allocating.
+ */
+export function selectDirect(
+  m: CompiledMachine,
+  n: number,
+  table: EventTypeTable,
+  context: unknown,
+  event: EventObject,
+  at: Moment,
+  out: CompiledTransition[],
+): boolean {
+  if (table.handles[n] !== 1) return false;
+  const kind = m.kind[n];
+  if (kind === COMPOUND) {
+    const c = m.activeChild(at.flags, n);
+    if (c !== -1 && selectDirect(m, c, table, context, event, at, out)) return true;
+  } else if (kind === PARALLEL) {
+    const cs = m.children[n] as readonly number[];
+    let any = false;
+    for (let i = 0; i < cs.length; i++) {
+      const c = cs[at.done ? cs.length - 1 - i : i] as number;
+      if (selectDirect(m, c, table, context, event, at, out)) any = true;
+    }
+    if (any) return true;
+  }
+  return tryOwn(table.candidates[n], context, event, at, out);
+}

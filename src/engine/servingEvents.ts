@@ -1,0 +1,60 @@
+/**
+ * The event function for kvcheck's composed serving machine, equivalent to `candidateEvents`
+ * in `src/checker/xstateAdapter.ts`: for each request in scenario order, every external event
+ * type that one of that request's active state nodes handles itself, addressed to the request.
+ * It reads only the active nodes, so its result is cached per state value object: the engine
+ * hands out one frozen value object per configuration, so each configuration is computed once
+ * (and the engine's offered-event cache, keyed on the returned array, then hits too).
+ */
+import type { AnyStateNode, StateValue } from 'xstate';
+import { type ExternalEvent, externalEventTypes } from '../../machines/events.ts';
+import type { RequestId } from '../../machines/scenario.ts';
+
+/** The snapshot members the event function reads. */
+export interface ActiveNodes {
+  readonly value: StateValue;
+  readonly _nodes: readonly AnyStateNode[];
+}
+
+const external = new Set<string>(externalEventTypes);
+
+function compute(nodes: readonly AnyStateNode[], rids: readonly RequestId[]): ExternalEvent[] {
+  const byRid = new Map<string, Set<string>>();
+  for (const node of nodes) {
+    const rid = node.path[0];
+    if (rid === undefined) continue;
+    let set = byRid.get(rid);
+    if (!set) {
+      set = new Set();
+      byRid.set(rid, set);
+    }
+    for (const t of node.ownEvents) if (external.has(t)) set.add(t);
+  }
+  const out: ExternalEvent[] = [];
+  for (const rid of rids) {
+    const types = byRid.get(rid);
+    if (!types) continue;
+    for (const type of externalEventTypes) if (types.has(type)) out.push({ type, rid });
+  }
+  return out;
+}
+
+/**
+ * The offered events of the serving machine with requests `rids`, as a function of the
+ * snapshot (usable with `explore` and with `getAdjacencyMap`).
+ */
+export function servingEvents(
+  rids: readonly RequestId[],
+): (snapshot: ActiveNodes) => readonly ExternalEvent[] {
+  const cache = new WeakMap<object, readonly ExternalEvent[]>();
+  return (snapshot) => {
+    const key = snapshot.value;
+    if (typeof key !== 'object') return compute(snapshot._nodes, rids);
+    let events = cache.get(key);
+    if (!events) {
+      events = compute(snapshot._nodes, rids);
+      cache.set(key, events);
+    }
+    return events;
+  };
+}

@@ -1,0 +1,80 @@
+/**
+ * Chunked prefill and client aborts, the mechanisms the larger scenarios add: each keeps the
+ * fixed engine clean, and neither hides the incident.
+ */
+import { initialTransition, transition } from 'xstate';
+import { regionPath } from '../../invariants/vocabulary.ts';
+import type { Scenario } from '../../machines/scenario.ts';
+import { createServingMachine } from '../../machines/servingMachine.ts';
+import { findVariant, type Variant } from '../../machines/variants.ts';
+import { happy, incident } from '../../scenarios/index.ts';
+import { checkScenario } from '../../src/checker/checkScenario.ts';
+import { exploreScenario } from '../../src/checker/stateGraph.ts';
+
+function variant(name: string): Variant {
+  const v = findVariant(name);
+  if (!v) throw new Error(name);
+  return v;
+}
+
+const chunked: Scenario = { ...happy, name: 'happy-chunked', prefillChunks: 2 };
+const aborting: Scenario = { ...incident, name: 'incident-aborts', clientAborts: true };
+
+describe('chunked prefill', () => {
+  const graph = exploreScenario(chunked, variant('fixed'));
+
+  it('lands a first chunk’s KV on decode before prefill computes the last one', () => {
+    const early = graph.states.some((s) =>
+      Object.keys(s.context.requests).some(
+        (rid) =>
+          regionPath(s, rid, 'prefill') === 'admitted.chunked' &&
+          (s.context.requests[rid]?.kvArrived ?? 0) > 0,
+      ),
+    );
+    expect(early).toBe(true);
+  });
+
+  it('holds every property under every variant', () => {
+    for (const v of ['incident-2026', 'fixed', 'retire-only', 'coverage-only']) {
+      expect(checkScenario(chunked, variant(v)).status, v).toBe('ok');
+    }
+    expect(graph.states).toHaveLength(6753);
+  });
+});
+
+describe('client aborts', () => {
+  it('answer 499, fail the room and free both sides under fixed', () => {
+    const machine = createServingMachine(aborting, variant('fixed'));
+    let [s] = initialTransition(machine);
+    for (const type of [
+      'DISPATCH',
+      'PREFILL_INTAKE',
+      'DECODE_INTAKE',
+      'DECODE_PREALLOC',
+      'PREFILL_BOOTSTRAPPED',
+      'CLIENT_ABORT',
+    ] as const) {
+      const [next] = transition(machine, s, { type, rid: 'a1' });
+      expect(next, type).not.toBe(s);
+      s = next;
+    }
+    expect(s.value).toMatchObject({
+      a1: {
+        router: 'replied',
+        prefill: { done: 'aborted' },
+        transfer: 'failed',
+        decode: { done: 'aborted' },
+      },
+    });
+    const a1 = s.context.requests.a1;
+    expect(a1?.clientReply).toEqual({ status: 499, tokens: 0 });
+    expect(a1?.decodePages).toEqual([]);
+    expect(s.context.decodePool.free).toHaveLength(10);
+  });
+
+  it('keep the fixed engine clean and do not hide the incident', () => {
+    expect(checkScenario(aborting, variant('fixed')).status).toBe('ok');
+    const leak = checkScenario(aborting, variant('incident-2026'));
+    expect(leak.properties.find((p) => p.name === 'noCrossTenantRead')?.status).toBe('violated');
+  });
+});
