@@ -18,6 +18,7 @@ import { and, not } from 'xstate';
 import { forRequest, inState, notify, stateId } from './regionIds.ts';
 import type { RequestId } from './scenario.ts';
 import type { RegionConfig } from './servingSetup.ts';
+import { sideRegion } from './sideRegion.ts';
 
 type Kind = 'admitted' | 'placeholder';
 
@@ -150,60 +151,5 @@ function lifecycle(rid: RequestId, kind: Kind): RegionConfig {
 
 /** The decode-side region of request `rid`. */
 export function decodeRegion(rid: RequestId): RegionConfig {
-  const p = { rid };
-  const side = { rid, side: 'decode' } as const;
-  const reject = [
-    { type: 'markRejected', params: side } as const,
-    { type: 'replyError', params: { ...side, status: 400 } } as const,
-  ];
-  return {
-    initial: 'idle',
-    states: {
-      idle: { on: { DISPATCH: { guard: forRequest(rid), target: 'received' } } },
-      received: {
-        on: {
-          REQUEST_ABORTED: {
-            guard: forRequest(rid),
-            target: 'done.aborted',
-            actions: { type: 'replyError', params: { ...side, status: 499 } },
-          },
-          DECODE_INTAKE: [
-            {
-              guard: { type: 'tokenizerRejects', params: p },
-              target: 'done.clientError',
-              actions: reject,
-            },
-            {
-              guard: and([{ type: 'decodeSchedulerRejects', params: p }, 'admissionRetire']),
-              target: 'done.retired',
-              actions: reject,
-            },
-            {
-              guard: { type: 'decodeSchedulerRejects', params: p },
-              target: 'placeholder',
-              actions: { type: 'swapForPlaceholder', params: side },
-            },
-            {
-              guard: forRequest(rid),
-              target: 'admitted',
-              actions: { type: 'admit', params: side },
-            },
-          ],
-        },
-      },
-      admitted: lifecycle(rid, 'admitted'),
-      placeholder: lifecycle(rid, 'placeholder'),
-      done: {
-        // Entered only through explicit targets; `initial` is required of a compound state.
-        initial: 'finished',
-        states: {
-          clientError: { type: 'final', tags: ['rejected'] },
-          retired: { type: 'final', tags: ['rejected'] },
-          finished: { type: 'final' },
-          aborted: { type: 'final' },
-          failed: { type: 'final' },
-        },
-      },
-    },
-  };
+  return sideRegion(rid, 'decode', lifecycle);
 }

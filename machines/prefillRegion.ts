@@ -20,6 +20,7 @@ import { and } from 'xstate';
 import { forRequest, inState, notify, stateId } from './regionIds.ts';
 import type { RequestId } from './scenario.ts';
 import type { RegionConfig } from './servingSetup.ts';
+import { sideRegion } from './sideRegion.ts';
 
 type Kind = 'admitted' | 'placeholder';
 
@@ -149,65 +150,5 @@ function lifecycle(rid: RequestId, kind: Kind): RegionConfig {
 
 /** The prefill-side region of request `rid`. */
 export function prefillRegion(rid: RequestId): RegionConfig {
-  const p = { rid };
-  const side = { rid, side: 'prefill' } as const;
-  return {
-    initial: 'idle',
-    states: {
-      idle: { on: { DISPATCH: { guard: forRequest(rid), target: 'received' } } },
-      received: {
-        on: {
-          REQUEST_ABORTED: {
-            guard: forRequest(rid),
-            target: 'done.aborted',
-            actions: { type: 'replyError', params: { ...side, status: 499 } },
-          },
-          PREFILL_INTAKE: [
-            {
-              guard: { type: 'tokenizerRejects', params: p },
-              target: 'done.clientError',
-              actions: [
-                { type: 'markRejected', params: side },
-                { type: 'replyError', params: { ...side, status: 400 } },
-              ],
-            },
-            {
-              guard: and([{ type: 'prefillSchedulerRejects', params: p }, 'admissionRetire']),
-              target: 'done.retired',
-              actions: [
-                { type: 'markRejected', params: side },
-                { type: 'replyError', params: { ...side, status: 400 } },
-              ],
-            },
-            {
-              guard: { type: 'prefillSchedulerRejects', params: p },
-              target: 'placeholder',
-              actions: [
-                { type: 'swapForPlaceholder', params: side },
-                notify(rid, 'SENDER_CREATED'),
-              ],
-            },
-            {
-              guard: forRequest(rid),
-              target: 'admitted',
-              actions: [{ type: 'admit', params: side }, notify(rid, 'SENDER_CREATED')],
-            },
-          ],
-        },
-      },
-      admitted: lifecycle(rid, 'admitted'),
-      placeholder: lifecycle(rid, 'placeholder'),
-      done: {
-        // Entered only through explicit targets; `initial` is required of a compound state.
-        initial: 'finished',
-        states: {
-          clientError: { type: 'final', tags: ['rejected'] },
-          retired: { type: 'final', tags: ['rejected'] },
-          finished: { type: 'final' },
-          failed: { type: 'final' },
-          aborted: { type: 'final' },
-        },
-      },
-    },
-  };
+  return sideRegion(rid, 'prefill', lifecycle);
 }

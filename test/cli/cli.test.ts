@@ -578,7 +578,7 @@ describe('bad input: exit 2, one error line, nothing on stdout', () => {
   it('rejects an unknown state for paths --from', async () => {
     const line = usageError(await run('paths', '--from', 'prefill.nope'));
     expect(line).toMatch(
-      /^error: unknown state "prefill\.nope"; accepted states: router\.idle, .*decode\.done\.failed$/,
+      /^error: unknown state "prefill\.nope"; accepted states: router\.idle, .*decode\.done\.aborted$/,
     );
   });
 
