@@ -15,6 +15,9 @@ export { pool2x } from './pool2x.ts';
 /** Every built-in scenario. */
 export const scenarios: readonly Scenario[] = [incident, pool2x, band, happy];
 
+/** Names of the built-in scenarios. */
+export const scenarioNames: readonly string[] = scenarios.map((s) => s.name);
+
 /** The built-in scenario called `name`, or undefined. */
 export function findScenario(name: string): Scenario | undefined {
   return scenarios.find((s) => s.name === name);

@@ -83,6 +83,19 @@ export interface Bound {
   readonly limit: number;
 }
 
+/** Which engine produced a result, and its own figures. */
+export interface EngineInfo {
+  readonly name: 'graph' | 'fast';
+  /** Symmetry reduction was on: `states` counts representatives. */
+  readonly symmetry: boolean;
+  /** Full state keys were stored (no fingerprint collisions possible). */
+  readonly exact: boolean;
+  /** Memory of the visited-state store per state (fast engine). */
+  readonly bytesPerState?: number;
+  /** Fingerprint mode: the probability that two stored states share a fingerprint. */
+  readonly collisionProbability?: number;
+}
+
 /** The result of one scenario under one variant. */
 export interface ScenarioResult {
   readonly scenario: string;
@@ -95,6 +108,8 @@ export interface ScenarioResult {
   readonly witnesses: readonly WitnessResult[];
   /** Every distinct lifecycle move explored, over all requests, sorted. */
   readonly coverage: readonly LifecycleMove[];
+  /** The engine that explored, when not the reference engine. */
+  readonly engine?: EngineInfo;
 }
 
 /** Everything a `check` run produced, one result per scenario × variant. */

@@ -9,9 +9,10 @@ import type { ExternalEvent } from '../../machines/events.ts';
 import type { Scenario } from '../../machines/scenario.ts';
 import { createServingMachine, type ServingMachine } from '../../machines/servingMachine.ts';
 import type { Variant } from '../../machines/variants.ts';
+import { servingEvents } from '../engine/servingEvents.ts';
 import type { Bound } from './outcome.ts';
 import { stateKey } from './stateKey.ts';
-import { adjacencyOf, candidateEvents, type Snapshot, toServingState } from './xstateAdapter.ts';
+import { adjacencyOf, type Snapshot, toServingState } from './xstateAdapter.ts';
 
 /** Bounds on one exploration. */
 export interface ExploreLimits {
@@ -75,7 +76,7 @@ export function exploreMachine(
   let seen = 0;
   let bound: Bound | undefined;
   const adjacency = adjacencyOf(machine, {
-    events: (snap) => candidateEvents(snap, rids),
+    events: servingEvents(rids),
     serializeState: keyOf,
     stopWhen: (snap) => {
       seen++;

@@ -1,37 +1,21 @@
 /**
- * The one place where kvcheck touches XState's generic internals. Everything else sees plain
- * data: `ServingState` (state value + context), events as `{ type, rid }`, and state graphs.
- *
- * `any` is allowed in this file only: XState's snapshot and state-node types carry a dozen
- * generic parameters that add nothing to a traversal that only reads `_nodes`, `value` and
- * `context`.
+ * Where the reference engine meets XState: it reads a snapshot's plain parts and calls
+ * `getAdjacencyMap` from `xstate/graph`, typed for kvcheck. No `any`: XState's generic snapshot
+ * and graph types are crossed once each, through `unknown`, into the small shapes below.
  */
-import type { AnyStateMachine, StateNode } from 'xstate';
+import type { AnyStateMachine } from 'xstate';
 import { getAdjacencyMap } from 'xstate/graph';
 import type { ServingState } from '../../invariants/vocabulary.ts';
-import { type ExternalEvent, externalEventTypes } from '../../machines/events.ts';
+import type { ExternalEvent } from '../../machines/events.ts';
 import type { RequestId } from '../../machines/scenario.ts';
+import { type ActiveNodes, servingEvents } from '../engine/servingEvents.ts';
 
-/** An opaque XState snapshot of the composed machine. */
-export type Snapshot = { readonly __snapshot: unique symbol };
+/** An XState snapshot of the composed machine, as far as kvcheck reads it. */
+export type Snapshot = ActiveNodes & { readonly context: ServingState['context'] };
 
-const external = new Set<string>(externalEventTypes);
-
-/** Plain state of a snapshot. */
+/** Plain state of a snapshot: the state value is one record of regions per request. */
 export function toServingState(snapshot: Snapshot): ServingState {
-  const s = snapshot as any;
-  return { value: s.value, context: s.context };
-}
-
-/** Event types each state node handles itself, cached per node. */
-const ownExternalEvents = new WeakMap<object, string[]>();
-function eventsOf(node: any): string[] {
-  let cached = ownExternalEvents.get(node);
-  if (!cached) {
-    cached = (node.ownEvents as string[]).filter((t) => external.has(t));
-    ownExternalEvents.set(node, cached);
-  }
-  return cached;
+  return { value: snapshot.value as unknown as ServingState['value'], context: snapshot.context };
 }
 
 /**
@@ -39,27 +23,11 @@ function eventsOf(node: any): string[] {
  * of its active state nodes handles. Disabled ones (guard false) are still offered; they leave
  * the snapshot unchanged and are not counted as transitions.
  */
-export function candidateEvents(snapshot: Snapshot, rids: readonly RequestId[]): ExternalEvent[] {
-  const byRid = new Map<string, Set<string>>();
-  for (const node of (snapshot as any)._nodes as any[]) {
-    const rid = node.path[0] as string | undefined;
-    if (rid === undefined) continue;
-    let set = byRid.get(rid);
-    if (!set) {
-      set = new Set();
-      byRid.set(rid, set);
-    }
-    for (const t of eventsOf(node)) set.add(t);
-  }
-  const out: ExternalEvent[] = [];
-  for (const rid of rids) {
-    const types = byRid.get(rid);
-    if (!types) continue;
-    for (const type of externalEventTypes) {
-      if (types.has(type)) out.push({ type, rid });
-    }
-  }
-  return out;
+export function candidateEvents(
+  snapshot: Snapshot,
+  rids: readonly RequestId[],
+): readonly ExternalEvent[] {
+  return servingEvents(rids)(snapshot);
 }
 
 /** Options for `adjacencyOf`, a typed subset of `xstate/graph`'s traversal options. */
@@ -75,31 +43,24 @@ export interface AdjacencyVertex {
   readonly transitions: readonly { readonly event: ExternalEvent; readonly state: Snapshot }[];
 }
 
+type RawAdjacency = Record<
+  string,
+  { state: Snapshot; transitions: Record<string, { event: ExternalEvent; state: Snapshot }> }
+>;
+
 /** `getAdjacencyMap` from `xstate/graph`, typed for kvcheck. Vertices come in discovery order. */
 export function adjacencyOf(
   machine: AnyStateMachine,
   options: AdjacencyOptions,
 ): Map<string, AdjacencyVertex> {
-  const adj = getAdjacencyMap(machine, {
-    events: options.events as any,
-    serializeState: options.serializeState as any,
-    stopWhen: options.stopWhen as any,
-  }) as any;
+  const traverse = getAdjacencyMap as unknown as (
+    m: AnyStateMachine,
+    o: AdjacencyOptions,
+  ) => RawAdjacency;
+  const adj = traverse(machine, options);
   const out = new Map<string, AdjacencyVertex>();
-  for (const key of Object.keys(adj)) {
-    const v = adj[key];
-    out.set(key, {
-      state: v.state,
-      transitions: Object.values(v.transitions as Record<string, any>).map((t) => ({
-        event: t.event,
-        state: t.state,
-      })),
-    });
+  for (const [key, v] of Object.entries(adj)) {
+    out.set(key, { state: v.state, transitions: Object.values(v.transitions) });
   }
   return out;
-}
-
-/** A machine's root state node, typed loosely for structural walks. */
-export function rootNodeOf(machine: AnyStateMachine): StateNode<any, any> {
-  return machine.root;
 }

@@ -8,10 +8,12 @@ import { join } from 'node:path';
 import { propertyNames } from '../../invariants/index.ts';
 import { scenarios } from '../../scenarios/index.ts';
 import { expectationFor, structuralPaths } from '../../scenarios/manifest.ts';
-import { checkScenario } from '../checker/checkScenario.ts';
+import { check, type EngineName, engineNames } from '../checker/check.ts';
 import { overallVerdict, type ScenarioResult } from '../checker/outcome.ts';
 import { defaultMaxStates } from '../checker/stateGraph.ts';
+import type { Progress } from '../engine/types.ts';
 import { toItf } from '../export/itf.ts';
+import { count } from '../export/numbers.ts';
 import { findPaths, renderPaths } from '../paths/index.ts';
 import { renderResults, renderVerdictTable, type ScenarioArgs } from './render.ts';
 import { reportInputFrom, writeReportFiles } from './reportCommand.ts';
@@ -36,6 +38,11 @@ export interface CheckArgs {
   readonly json: boolean;
   readonly outTrace?: string;
   readonly outItf?: string;
+  /** `fast` (default) or `graph`. */
+  readonly engine?: string;
+  /** `on` or `off` (default). */
+  readonly symmetry?: string;
+  readonly exact?: boolean;
 }
 
 function traceFile(results: readonly ScenarioResult[]): string {
@@ -100,17 +107,35 @@ export function runCheck(args: CheckArgs, io: Io): number {
     args.maxStates === undefined ? undefined : wholeNumber('--max-states', args.maxStates, 1);
   const maxSeconds =
     args.maxSeconds === undefined ? undefined : positiveSeconds('--max-seconds', args.maxSeconds);
+  const engine = oneOf('engine', args.engine ?? 'fast', engineNames) as EngineName;
+  const symmetry = oneOf('--symmetry value', args.symmetry ?? 'off', ['on', 'off']) === 'on';
+  if (engine === 'graph' && (symmetry || args.exact)) {
+    throw new UsageError(
+      '--symmetry on and --exact need --engine fast; the reference engine stores full snapshots',
+    );
+  }
+  const progress = io.progress && !args.json ? io.progress : undefined;
   const results: ScenarioResult[] = [];
   for (const scenario of chosen) {
     for (const variant of variantsChosen) {
       results.push(
-        checkScenario(scenario, variant, {
+        check(scenario, variant, {
+          engine,
+          symmetry,
+          exact: args.exact === true,
           ...(properties.length > 0 ? { properties } : {}),
           ...(maxStates !== undefined ? { maxStates } : {}),
           ...(maxSeconds !== undefined ? { maxSeconds } : {}),
+          ...(progress
+            ? {
+                onProgress: (p: Progress) =>
+                  progress(`${scenario.name} × ${variant.name}: ${progressText(p)}`),
+              }
+            : {}),
           requiredWitnesses: scenario.witnesses,
         }),
       );
+      progress?.('');
     }
   }
   if (args.outTrace) writeOutTrace(args.outTrace, traceFile(results));
@@ -118,6 +143,12 @@ export function runCheck(args: CheckArgs, io: Io): number {
   if (args.json) io.out(`${JSON.stringify({ results }, null, 2)}\n`);
   else io.out(renderResults(results, reproduce, io.colour));
   return exitCodeOf(overallVerdict(results));
+}
+
+/** One progress line: distinct states, states per second, queue and heap. */
+function progressText(p: Progress): string {
+  const mb = Math.round(p.heapBytes / 2 ** 20);
+  return `${count(p.states)} states, ${count(Math.round(p.statesPerSecond))}/s, queue ${count(p.queue)}, heap ${count(mb)} MB`;
 }
 
 /** Options of `kvcheck paths`. */
@@ -160,7 +191,7 @@ export async function runAll(io: Io, outDir: string, version: string): Promise<n
   const results: ScenarioResult[] = [];
   for (const scenario of scenarios) {
     for (const variant of variants) {
-      results.push(checkScenario(scenario, variant, { requiredWitnesses: scenario.witnesses }));
+      results.push(check(scenario, variant, { requiredWitnesses: scenario.witnesses }));
     }
   }
   const args: ScenarioArgs = new Map();

@@ -23,10 +23,15 @@ function version(): string {
 
 /** Standard output and error of this process, coloured when stdout is a TTY. */
 export function processIo(): Io {
-  return {
+  const io: Io = {
     out: (t) => process.stdout.write(t),
     err: (t) => process.stderr.write(t),
     colour: colourEnabled(),
+  };
+  if (!process.stderr.isTTY) return io;
+  return {
+    ...io,
+    progress: (line) => process.stderr.write(`\r\x1b[2K${line}`),
   };
 }
 
@@ -54,6 +59,12 @@ function program(io: Io, setCode: (code: number) => void, argvText: string): Com
     .option('--json', 'print the Outcome as JSON', false)
     .option('--out-trace <file>', 'write every counterexample as JSON to file')
     .option('--out-itf <dir>', 'write each counterexample as an ITF trace into dir')
+    .option('--engine <name>', 'fast (default) or graph, the xstate/graph reference')
+    .option(
+      '--symmetry <on|off>',
+      'fast engine: explore one of each set of interchangeable requests',
+    )
+    .option('--exact', 'fast engine: store full state keys instead of 64-bit fingerprints')
     .action((opts) => setCode(runCheck(opts, io)));
   cli
     .command('paths')

@@ -7,7 +7,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Scenario } from '../../machines/scenario.ts';
 import type { Variant } from '../../machines/variants.ts';
-import { checkScenario } from '../checker/checkScenario.ts';
+import { check } from '../checker/check.ts';
 import type { ScenarioResult } from '../checker/outcome.ts';
 import { defaultMaxStates } from '../checker/stateGraph.ts';
 import { toDotDiff } from '../export/chartDiff.ts';
@@ -134,7 +134,7 @@ export async function buildReport(
     args.maxSeconds === undefined ? undefined : positiveSeconds('--max-seconds', args.maxSeconds);
   const results = scenarios.flatMap((s) =>
     variants.map((v) =>
-      checkScenario(s, v, {
+      check(s, v, {
         maxStates,
         ...(maxSeconds === undefined ? {} : { maxSeconds }),
         requiredWitnesses: s.witnesses,
@@ -172,7 +172,7 @@ export async function reportInputFrom(runs: CheckedRuns): Promise<ReportInput> {
     version: runs.version,
     command: runs.command,
     settings: {
-      engine: 'xstate/graph (reference)',
+      engine: 'fast (64-bit fingerprints)',
       maxStates: runs.maxStates,
       ...(maxSeconds === undefined ? {} : { maxSeconds }),
     },

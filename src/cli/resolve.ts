@@ -4,7 +4,7 @@
  */
 import type { Scenario } from '../../machines/scenario.ts';
 import { findVariant, type Variant, variantNames } from '../../machines/variants.ts';
-import { findScenario, scenarios } from '../../scenarios/index.ts';
+import { findScenario, scenarioNames, scenarios } from '../../scenarios/index.ts';
 import type { Verdict } from '../checker/outcome.ts';
 import { loadScenarioFile } from '../config/loadScenario.ts';
 import { oneOf, UsageError } from './usageError.ts';
@@ -14,6 +14,8 @@ export interface Io {
   readonly out: (text: string) => void;
   readonly err: (text: string) => void;
   readonly colour: boolean;
+  /** Redraws one status line (an empty text clears it); absent when nobody watches a TTY. */
+  readonly progress?: (line: string) => void;
 }
 
 /** Exit codes shared by every command. */
@@ -36,9 +38,8 @@ export function resolveScenarios(args: {
 }): { scenarios: Scenario[]; reproduce: Map<string, string> } {
   const reproduce = new Map<string, string>();
   const chosen: Scenario[] = [];
-  const names = scenarios.map((s) => s.name);
   for (const name of distinct(args.scenario)) {
-    const s = findScenario(oneOf('scenario', name, names));
+    const s = findScenario(oneOf('scenario', name, scenarioNames));
     if (s) chosen.push(s);
   }
   for (const file of args.config) {

@@ -26,7 +26,7 @@ export type GuardFn = (context: unknown, event: EventObject, at: Moment) => bool
 export type ActionFn = (context: unknown, event: EventObject, queue: EventObject[]) => unknown;
 
 /** Builds the state value of a configuration (for `stateIn` with a value). */
-export type ValueOf = (at: Moment) => StateValue;
+export type StateValueOf = (at: Moment) => StateValue;
 
 function resolveParams(
   params: unknown,
@@ -37,8 +37,8 @@ function resolveParams(
   return paramsFn ? paramsFn({ context, event }) : params;
 }
 
-/** Compiles `spec` into a closure; `valueOf` serves `stateIn` with a state value. */
-export function compileGuard(spec: GuardSpec, valueOf: ValueOf): GuardFn {
+/** Compiles `spec` into a closure; `stateValueOf` serves `stateIn` with a state value. */
+export function compileGuard(spec: GuardSpec, stateValueOf: StateValueOf): GuardFn {
   switch (spec.kind) {
     case 'predicate': {
       const { fn, params, paramsFn } = spec;
@@ -51,21 +51,21 @@ export function compileGuard(spec: GuardSpec, valueOf: ValueOf): GuardFn {
       return (context, event) => fn({ context, event }, params);
     }
     case 'and': {
-      const subs = spec.guards.map((g) => compileGuard(g, valueOf));
+      const subs = spec.guards.map((g) => compileGuard(g, stateValueOf));
       return (c, e, at) => {
         for (let i = 0; i < subs.length; i++) if (!(subs[i] as GuardFn)(c, e, at)) return false;
         return true;
       };
     }
     case 'or': {
-      const subs = spec.guards.map((g) => compileGuard(g, valueOf));
+      const subs = spec.guards.map((g) => compileGuard(g, stateValueOf));
       return (c, e, at) => {
         for (let i = 0; i < subs.length; i++) if ((subs[i] as GuardFn)(c, e, at)) return true;
         return false;
       };
     }
     case 'not': {
-      const sub = compileGuard(spec.guard, valueOf);
+      const sub = compileGuard(spec.guard, stateValueOf);
       return (c, e, at) => !sub(c, e, at);
     }
     case 'stateInNode': {
@@ -74,7 +74,7 @@ export function compileGuard(spec: GuardSpec, valueOf: ValueOf): GuardFn {
     }
     case 'stateInValue': {
       const value = spec.value as StateValue;
-      return (_c, _e, at) => matchesState(value, valueOf(at));
+      return (_c, _e, at) => matchesState(value, stateValueOf(at));
     }
     case 'missing': {
       const message = `Guard '${spec.name}' is not implemented.'.`;
@@ -138,8 +138,8 @@ function compileRaise(spec: Extract<ActionSpec, { kind: 'raise' }>): ActionFn {
   };
 }
 
-/** Compiles `spec`; `noop` actions compile to null and are dropped by the caller. */
-export function compileAction(spec: ActionSpec): ActionFn | null {
+/** Compiles `spec`; `noop` actions compile to null. */
+function compileAction(spec: ActionSpec): ActionFn | null {
   switch (spec.kind) {
     case 'assign':
       return compileAssign(spec);

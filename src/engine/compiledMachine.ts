@@ -13,8 +13,9 @@ import {
   compileGuard,
   type GuardFn,
   type Moment,
+  type StateValueOf,
 } from './behaviour.ts';
-import type { MachineSpec, NodeKind } from './machineSpec.ts';
+import type { MachineSpec, NodeKind, TransitionSpec } from './machineSpec.ts';
 import { matchesEventDescriptor, Structure } from './structure.ts';
 import { doneStateEvent, readMachine } from './xstateInternals.ts';
 
@@ -39,6 +40,25 @@ export interface CompiledTransition {
   readonly entry: readonly number[];
   readonly guard: GuardFn | null;
   readonly actions: readonly ActionFn[];
+}
+
+function compileTransition(
+  structure: Structure,
+  source: number,
+  t: TransitionSpec,
+  stateValueOf: StateValueOf,
+): CompiledTransition {
+  const targets = t.targets ?? [];
+  const domain = structure.domain(source, targets, t.reenter);
+  return {
+    source,
+    hasTargets: targets.length > 0,
+    domain,
+    exitsDomain: t.reenter && domain === source,
+    entry: structure.entrySet(source, targets, t.reenter),
+    guard: t.guard ? compileGuard(t.guard, stateValueOf) : null,
+    actions: compileActions(t.actions),
+  };
 }
 
 /** Per event type: candidates per node and which subtrees have any. */
@@ -77,24 +97,14 @@ export class CompiledMachine {
     this.entryActions = nodes.map((n) => compileActions(n.entry));
     this.exitActions = nodes.map((n) => compileActions(n.exit));
     this.doneEvents = nodes.map((n) => doneStateEvent(n.id));
-    const valueOf = (at: Moment) => this.valueOf(at.flags, at.done);
+    const stateValueOf = (at: Moment) => this.stateValueOf(at.flags, at.done);
     this.byDescriptor = nodes.map((n) => {
       const map = new Map<string, CompiledTransition[]>();
       for (const t of n.transitions) {
-        const targets = t.targets ?? [];
-        const compiled: CompiledTransition = {
-          source: n.order,
-          hasTargets: targets.length > 0,
-          domain: this.structure.domain(n.order, targets, t.reenter),
-          exitsDomain: false,
-          entry: this.structure.entrySet(n.order, targets, t.reenter),
-          guard: t.guard ? compileGuard(t.guard, valueOf) : null,
-          actions: compileActions(t.actions),
-        };
-        const withExit = { ...compiled, exitsDomain: t.reenter && compiled.domain === n.order };
+        const compiled = compileTransition(this.structure, n.order, t, stateValueOf);
         const list = map.get(t.descriptor);
-        if (list) list.push(withExit);
-        else map.set(t.descriptor, [withExit]);
+        if (list) list.push(compiled);
+        else map.set(t.descriptor, [compiled]);
       }
       return map;
     });
@@ -139,7 +149,7 @@ export class CompiledMachine {
    * in document order, or in reverse document order once the machine is done (XState sorts
    * `_nodes` by descending order when it runs the final exit actions).
    */
-  valueOf(flags: Uint8Array, done: boolean): StateValue {
+  stateValueOf(flags: Uint8Array, done: boolean): StateValue {
     return this.valueAt(0, flags, done);
   }
 
@@ -164,7 +174,7 @@ export class CompiledMachine {
   }
 
   /**
-   * The configuration of a (complete) state value: the inverse of `valueOf`. Throws on a key
+   * The configuration of a (complete) state value: the inverse of `stateValueOf`. Throws on a key
    * that names no child.
    */
   flagsFromValue(value: StateValue): Uint8Array {

@@ -1,23 +1,29 @@
 /**
- * Per-configuration data, computed once per distinct (configuration, done) pair and shared by
- * every state in it: the key used in fingerprints, the frozen state value, XState's active
- * node objects, the handled event types (for event offering) and the tags. Many states share a
- * configuration, so this turns per-state value building into one map lookup.
+ * Configurations, interned: one `ConfigView` per distinct (active node set, done) pair, shared
+ * by every state in it. A view holds the configuration's flags (one byte per state node, never
+ * mutated), its key and hash for fingerprints, the frozen state value, XState's active node
+ * objects, the handled event types and tags, and the selection plans. An engine state is just a
+ * view and a context, so a step allocates no per-state configuration.
+ *
+ * Views are found by a Zobrist hash (the xor of one random word per active node, plus one for
+ * done) that the interpreter updates as it enters and exits nodes, then compared byte for byte.
  */
 import type { AnyStateNode, EventObject, StateValue } from 'xstate';
 import { matchesState } from 'xstate';
 import type { CompiledMachine } from './compiledMachine.ts';
 import { type Hash64, hashString } from './fingerprint.ts';
-import type { EngineState } from './interpreter.ts';
 import type { Plan } from './selection.ts';
 import type { SnapshotLike } from './types.ts';
 
 /** Everything that depends on the configuration alone. */
 export interface ConfigView {
+  /** The configuration: one byte per state node, 1 when active. Never mutated. */
+  readonly flags: Uint8Array;
+  readonly done: boolean;
+  /** Zobrist hash of (flags, done). */
+  readonly zobrist: number;
   /** Active node orders as char codes, then `!` when done or `|` when active. */
   readonly key: string;
-  /** The configuration: one byte per state node, 1 when active. */
-  readonly flags: Uint8Array;
   /** Hash of `key`, the configuration half of a fingerprint. */
   readonly hash: Hash64;
   readonly value: StateValue;
@@ -25,11 +31,16 @@ export interface ConfigView {
   /** Distinct event types with a non-inert transition from an active node, in node order. */
   readonly ownTypes: readonly string[];
   readonly tags: ReadonlySet<string>;
-  readonly done: boolean;
   /** Selection plans per event type for this configuration (see `selection.ts`). */
   readonly plans: Map<string, Plan | null>;
   /** The default offered events (one bare event per own type), built on first use. */
   bareEvents: readonly EventObject[] | null;
+}
+
+/** One state of the machine as the engine stores it. */
+export interface EngineState {
+  readonly view: ConfigView;
+  readonly context: unknown;
 }
 
 function deepFreeze<T>(v: T): T {
@@ -40,41 +51,56 @@ function deepFreeze<T>(v: T): T {
   return v;
 }
 
-/** The configuration key of `flags` (see `ConfigView.key`). */
-export function configKey(flags: Uint8Array, done: boolean): string {
+function configKey(flags: Uint8Array, done: boolean): string {
   const active: number[] = [];
   for (let n = 0; n < flags.length; n++) if (flags[n] === 1) active.push(n);
   return String.fromCharCode(...active) + (done ? '!' : '|');
 }
 
 function sameFlags(a: Uint8Array, b: Uint8Array): boolean {
-  if (a.length !== b.length) return false;
   for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
   return true;
 }
 
-/** A cache of configuration views for one compiled machine, bucketed by a hash of the flags. */
+/** The interned configurations of one compiled machine. */
 export class ViewCache {
-  private readonly buckets = new Map<number, ConfigView[]>();
+  /** One random word per state node; `doneWord` marks a done configuration. */
+  readonly words: Int32Array;
+  readonly doneWord: number;
+  private readonly buckets = new Map<number, ConfigView | ConfigView[]>();
   private count = 0;
 
-  constructor(private readonly m: CompiledMachine) {}
+  constructor(private readonly m: CompiledMachine) {
+    let seed = 0x2545f491;
+    const next = () => {
+      seed = (Math.imul(seed ^ (seed >>> 15), 0x2c1b3c6d) + 0x6d2b79f5) | 0;
+      return seed ^ (seed >>> 13);
+    };
+    this.words = Int32Array.from({ length: m.size }, next);
+    this.doneWord = next();
+  }
 
-  /** The view of `state`'s configuration. */
-  of(state: EngineState): ConfigView {
-    const flags = state.flags;
-    let h = state.done ? 0x9e3779b9 : 0x811c9dc5;
-    for (let i = 0; i < flags.length; i++) h = Math.imul(h ^ (flags[i] as number), 0x01000193);
-    const bucket = this.buckets.get(h);
-    if (bucket) {
-      for (let i = 0; i < bucket.length; i++) {
-        const v = bucket[i] as ConfigView;
-        if (v.done === state.done && sameFlags(v.flags, flags)) return v;
+  /** The Zobrist hash of a configuration. */
+  zobrist(flags: Uint8Array, done: boolean): number {
+    let h = done ? this.doneWord : 0;
+    for (let n = 0; n < flags.length; n++) if (flags[n] === 1) h ^= this.words[n] as number;
+    return h;
+  }
+
+  /** The view of the configuration `flags` (copied if new), whose Zobrist hash is `zobrist`. */
+  of(flags: Uint8Array, done: boolean, zobrist = this.zobrist(flags, done)): ConfigView {
+    const found = this.buckets.get(zobrist);
+    if (found !== undefined) {
+      if (!Array.isArray(found)) {
+        if (found.done === done && sameFlags(found.flags, flags)) return found;
+      } else {
+        for (const v of found) if (v.done === done && sameFlags(v.flags, flags)) return v;
       }
     }
-    const view = this.build(flags.slice(), state.done);
-    if (bucket) bucket.push(view);
-    else this.buckets.set(h, [view]);
+    const view = this.build(flags.slice(), done, zobrist);
+    if (found === undefined) this.buckets.set(zobrist, view);
+    else if (Array.isArray(found)) found.push(view);
+    else this.buckets.set(zobrist, [found, view]);
     this.count++;
     return view;
   }
@@ -84,7 +110,7 @@ export class ViewCache {
     return this.count;
   }
 
-  private build(flags: Uint8Array, done: boolean): ConfigView {
+  private build(flags: Uint8Array, done: boolean, zobrist: number): ConfigView {
     const key = configKey(flags, done);
     const nodes: AnyStateNode[] = [];
     const ownTypes = new Set<string>();
@@ -98,18 +124,34 @@ export class ViewCache {
       for (const t of spec.tags) tags.add(t);
     }
     return {
-      key,
       flags,
+      done,
+      zobrist,
+      key,
       hash: hashString(key, 0x1b873593, 0xcc9e2d51),
-      value: deepFreeze(this.m.valueOf(flags, done)),
+      value: deepFreeze(this.m.stateValueOf(flags, done)),
       nodes,
       ownTypes: [...ownTypes],
       tags,
-      done,
       plans: new Map(),
       bareEvents: null,
     };
   }
+}
+
+const caches = new WeakMap<CompiledMachine, ViewCache>();
+
+/**
+ * The view cache of `m`, shared by every search of the same compiled machine: a view depends
+ * on the machine and the configuration only, so later searches reuse earlier views and plans.
+ */
+export function viewsOf(m: CompiledMachine): ViewCache {
+  let views = caches.get(m);
+  if (!views) {
+    views = new ViewCache(m);
+    caches.set(m, views);
+  }
+  return views;
 }
 
 /** The snapshot-like object that event functions, invariants and callbacks receive. */

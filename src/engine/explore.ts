@@ -17,13 +17,16 @@ import type { ExploreOptions, ExploreResult, Violation } from './types.ts';
 /**
  * Explores every state of `machine` reachable with the offered events (see
  * `ExploreOptions.events`), checking `invariants` on each and `terminalInvariants` where no
- * event is enabled. With `symmetry` off, the reachable states are exactly those
- * `getAdjacencyMap` finds with the same events (state identity: configuration, done status and
- * the context's JSON text). Returns `violation` with one shortest trace per violated invariant,
- * else `incomplete` if `maxStates` or `maxSeconds` stopped the search, else `ok`.
+ * event is enabled. State identity is the active configuration, the done status and the
+ * context's JSON text. With `symmetry` off, the states are exactly those `getAdjacencyMap`
+ * finds with the same events when it keys snapshots by value, context and status; its default
+ * key omits the status, which matters only for a machine whose root completes and is then left
+ * by a transition (a done and an active snapshot with equal value and context, which it merges
+ * and this engine keeps apart). Returns `violation` with one shortest trace per violated
+ * invariant, else `incomplete` if `maxStates` or `maxSeconds` stopped the search, else `ok`.
  *
  * Throws `UnsupportedFeatureError` (`unsupported: <feature> at #<state id>`) for a machine
- * outside the subset, and whatever a guard or action throws.
+ * outside the subset (see `index.ts`), and whatever a guard or action throws.
  */
 export function explore<TContext, TEvent extends EventObject>(
   machine: AnyStateMachine,
@@ -31,7 +34,7 @@ export function explore<TContext, TEvent extends EventObject>(
 ): ExploreResult<TContext, TEvent> {
   const compiled = compileMachine(machine);
   const search = new Search<TContext, TEvent>(compiled, options);
-  const initial = initialState(machine, compiled, options.input);
+  const initial = initialState(machine, compiled, search.views, options.input);
   search.run(initial);
   const violations: Violation<TContext, TEvent>[] = [];
   for (const check of [...search.invariants, ...search.terminal]) {

@@ -1,5 +1,22 @@
 /**
- * The fast exhaustive engine: `explore` and its types.
+ * The fast exhaustive engine: `explore(machine, options)` for XState v5 machines made with
+ * `setup()`, agreeing exactly with `getAdjacencyMap` from `xstate/graph`.
+ *
+ * The supported subset (anything else is refused with `unsupported: <feature> at #<state>`):
+ * - atomic, compound, parallel and final states; `on` transitions with one target, several
+ *   targets (in different regions), or none; `reenter`; `*` and `prefix.*` descriptors; `onDone`
+ *   (done events carry no output);
+ * - guards: named (static or function `params`), inline functions, `and`, `or`, `not`,
+ *   `stateIn` (a `#id` or a state value); a named guard may itself be one of these;
+ * - actions: `assign` (function or per-key object form, static or function `params`), `raise`
+ *   of an event object or of an expression of the moment and params, in transitions, `entry`
+ *   and `exit`; `log` and custom actions are inert, as under `xstate/graph`, whose action
+ *   executor never runs them;
+ * - context: plain JSON data (checked on the initial context), never mutated in place;
+ *   `context` may be a function of `input`.
+ * Refused: `invoke`, `after`, `always`, `history`, `route`, `output`, initial-transition
+ * actions, delayed `raise`, `sendTo`, `sendParent`, `emit`, `enqueueActions`, `spawnChild`,
+ * `stopChild`, `cancel`, and any other built-in action.
  */
 export { explore } from './explore.ts';
 export { collisionProbability } from './fingerprint.ts';

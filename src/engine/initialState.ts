@@ -5,7 +5,7 @@
  */
 import { type AnyStateMachine, initialTransition } from 'xstate';
 import type { CompiledMachine } from './compiledMachine.ts';
-import type { EngineState } from './interpreter.ts';
+import type { EngineState, ViewCache } from './configView.ts';
 import { snapshotParts, UnsupportedFeatureError } from './xstateInternals.ts';
 
 function plainJsonProblem(v: unknown, path: string): string | null {
@@ -38,6 +38,7 @@ function plainJsonProblem(v: unknown, path: string): string | null {
 export function initialState(
   machine: AnyStateMachine,
   compiled: CompiledMachine,
+  views: ViewCache,
   input: unknown,
 ): EngineState {
   const [snapshot] = initialTransition(machine, input);
@@ -47,5 +48,5 @@ export function initialState(
   if (problem) throw new UnsupportedFeatureError(problem, `#${compiled.spec.id}`);
   const flags = new Uint8Array(compiled.size);
   for (const n of parts.orders) flags[n] = 1;
-  return { flags, context: parts.context, done: parts.status === 'done' };
+  return { view: views.of(flags, parts.status === 'done'), context: parts.context };
 }

@@ -6,17 +6,21 @@
  */
 import type { EventObject } from 'xstate';
 import type { CompiledMachine } from './compiledMachine.ts';
-import { type ConfigView, EngineSnapshot, ViewCache } from './configView.ts';
+import {
+  type ConfigView,
+  EngineSnapshot,
+  type EngineState,
+  type ViewCache,
+  viewsOf,
+} from './configView.ts';
 import { EventTable, offeredEvents } from './events.ts';
-import type { HashNode } from './fingerprint.ts';
-import { type EngineState, Interpreter } from './interpreter.ts';
+import { Interpreter } from './interpreter.ts';
 import { ExactStore, FingerprintStore, type StateStore } from './stateStore.ts';
+import type { HashNode } from './structuralHash.ts';
 import type { ExploreBound, ExploreOptions, Invariant, SnapshotLike } from './types.ts';
 
 /** A discovered state waiting to be expanded. */
-export interface Item {
-  readonly state: EngineState;
-  readonly view: ConfigView;
+interface Item extends EngineState {
   readonly index: number;
   /** Hash tree of the context (fingerprint mode), the hint for its successors. */
   readonly tree: HashNode | null;
@@ -55,39 +59,39 @@ export class Search<C, E extends EventObject> {
     readonly m: CompiledMachine,
     readonly options: ExploreOptions<C, E>,
   ) {
-    this.interp = new Interpreter(m);
-    this.views = new ViewCache(m);
+    this.views = viewsOf(m);
+    this.interp = new Interpreter(m, this.views);
     this.store = options.exact ? new ExactStore() : new FingerprintStore();
     this.invariants = checks(options.invariants);
     this.terminal = checks(options.terminalInvariants);
   }
 
   /** The snapshot-like view of an engine state. */
-  snapshot(state: EngineState, view: ConfigView = this.views.of(state)): SnapshotLike<C> {
-    return new EngineSnapshot<C>(view, state.context as C);
+  snapshot(state: EngineState): SnapshotLike<C> {
+    return new EngineSnapshot<C>(state.view, state.context as C);
   }
 
-  /** `state` mapped to its representative by `options.symmetry` (or itself) and its view. */
-  canonical(state: EngineState, view: ConfigView): Item {
+  /** `state` mapped to its representative by `options.symmetry`, or itself. */
+  canonical(state: EngineState): EngineState {
     const sym = this.options.symmetry;
-    if (!sym) return { state, view, index: -1, tree: null };
-    const snap = this.snapshot(state, view);
+    if (!sym) return state;
+    const snap = this.snapshot(state);
     const rep = sym(snap);
-    if (rep === snap || (rep.value === snap.value && rep.context === snap.context)) {
-      return { state, view, index: -1, tree: null };
-    }
-    const flags = rep.value === snap.value ? state.flags : this.m.flagsFromValue(rep.value);
-    const next: EngineState = { flags, context: rep.context, done: state.done };
-    return { state: next, view: this.views.of(next), index: -1, tree: null };
+    if (rep === snap || (rep.value === snap.value && rep.context === snap.context)) return state;
+    const view =
+      rep.value === snap.value
+        ? state.view
+        : this.views.of(this.m.flagsFromValue(rep.value), state.view.done);
+    return { view, context: rep.context };
   }
 
   /** Runs the search from `initial`. */
   run(initial: EngineState): void {
-    const start = this.canonical(initial, this.views.of(initial));
-    this.store.add(start.view, start.state.context, -1, null);
+    const start = this.canonical(initial);
+    this.store.add(start.view, start.context, -1, null);
     const root: Item = {
-      state: start.state,
       view: start.view,
+      context: start.context,
       index: 0,
       tree: this.store.lastTree,
     };
@@ -109,23 +113,23 @@ export class Search<C, E extends EventObject> {
   }
 
   private expand(item: Item, next: Item[]): void {
-    const snap = this.snapshot(item.state, item.view);
-    const offered = offeredEvents(this.options.events, item.view, snap);
+    const offered = offeredEvents(this.options.events, item.view, this.snapshot(item));
+    const interp = this.interp;
     let enabled = 0;
-    for (const event of offered) {
-      const succ = this.interp.step(item.state, event, item.view.plans);
-      if (succ === null) continue;
+    for (let i = 0; i < offered.length; i++) {
+      const event = offered[i] as EventObject;
+      if (!interp.step(item, event)) continue;
       enabled++;
       this.transitions++;
-      let state = succ;
-      let view = this.views.of(succ);
-      if (this.options.symmetry) ({ state, view } = this.canonical(succ, view));
-      if (this.bounded(view, state.context)) return;
-      const added = this.store.add(view, state.context, item.index, item.tree);
+      let view = interp.nextView as ConfigView;
+      let context = interp.nextContext;
+      if (this.options.symmetry) ({ view, context } = this.canonical({ view, context }));
+      if (this.bounded(view, context)) return;
+      const added = this.store.add(view, context, item.index, item.tree);
       this.options.onTransition?.(item.index, event as E, added >= 0 ? added : -1 - added);
       if (added < 0) continue;
       this.store.setEvent(added, this.events.intern(event));
-      const found: Item = { state, view, index: added, tree: this.store.lastTree };
+      const found: Item = { view, context, index: added, tree: this.store.lastTree };
       next.push(found);
       this.discovered(found, this.depth + 1);
       if (this.stopped) return;
@@ -143,7 +147,7 @@ export class Search<C, E extends EventObject> {
 
   private discovered(item: Item, depth: number): void {
     if (depth > this.maxDepth) this.maxDepth = depth;
-    this.options.onState?.(this.snapshot(item.state, item.view), item.index, depth);
+    this.options.onState?.(this.snapshot(item), item.index, depth);
     this.checkAll(this.invariants, item);
   }
 
@@ -151,7 +155,7 @@ export class Search<C, E extends EventObject> {
     let snap: SnapshotLike<C> | undefined;
     for (const check of list) {
       if (check.at !== -1) continue;
-      snap = snap ?? this.snapshot(item.state, item.view);
+      snap = snap ?? this.snapshot(item);
       if (check.holds(snap)) continue;
       check.at = item.index;
       if (this.options.stopAtFirstViolation) this.stopped = true;
@@ -168,7 +172,7 @@ export class Search<C, E extends EventObject> {
       this.stopped = true;
     }
     const onProgress = this.options.onProgress;
-    if (!onProgress || now - this.lastProgress < 1000) return;
+    if (!onProgress || now - this.lastProgress < (this.options.progressIntervalMs ?? 1000)) return;
     this.lastProgress = now;
     const states = this.store.size;
     onProgress({

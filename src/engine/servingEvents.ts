@@ -3,8 +3,8 @@
  * in `src/checker/xstateAdapter.ts`: for each request in scenario order, every external event
  * type that one of that request's active state nodes handles itself, addressed to the request.
  * It reads only the active nodes, so its result is cached per state value object: the engine
- * hands out one frozen value object per configuration, so each configuration is computed once
- * (and the engine's offered-event cache, keyed on the returned array, then hits too).
+ * hands out one frozen value object per configuration, so each configuration is computed once.
+ * (Snapshots from XState itself each have their own value object and are not cached.)
  */
 import type { AnyStateNode, StateValue } from 'xstate';
 import { type ExternalEvent, externalEventTypes } from '../../machines/events.ts';
@@ -49,7 +49,9 @@ export function servingEvents(
   const cache = new WeakMap<object, readonly ExternalEvent[]>();
   return (snapshot) => {
     const key = snapshot.value;
-    if (typeof key !== 'object') return compute(snapshot._nodes, rids);
+    // Only the engine's values are shared per configuration (and frozen); an XState snapshot's
+    // value is its own, so caching it would only fill the map.
+    if (typeof key !== 'object' || !Object.isFrozen(key)) return compute(snapshot._nodes, rids);
     let events = cache.get(key);
     if (!events) {
       events = compute(snapshot._nodes, rids);

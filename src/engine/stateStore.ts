@@ -8,7 +8,8 @@
  *   slots used, and growth slack of at most 2x;
  * - `ExactStore` keeps the full key (configuration key and context JSON) in a `Map`.
  */
-import { combine, type Hash64, type HashNode, StructuralHasher } from './fingerprint.ts';
+import { combine, type Hash64 } from './fingerprint.ts';
+import { type HashNode, StructuralHasher } from './structuralHash.ts';
 
 /** A configuration as the store sees it: its key and the key's hash. */
 export interface KeyedConfig {

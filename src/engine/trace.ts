@@ -6,16 +6,13 @@
  * tried instead, so the trace is always a real run of the machine, one event per level.
  */
 import type { EventObject } from 'xstate';
+import type { EngineState } from './configView.ts';
 import { offeredEvents } from './events.ts';
-import type { EngineState } from './interpreter.ts';
 import type { Search } from './search.ts';
 import type { StateProjection, TraceStep } from './types.ts';
 
-function projection<C, E extends EventObject>(
-  search: Search<C, E>,
-  s: EngineState,
-): StateProjection<C> {
-  return { value: search.views.of(s).value, context: s.context as C };
+function projection<C>(s: EngineState): StateProjection<C> {
+  return { value: s.view.value, context: s.context as C };
 }
 
 function stepTo<C, E extends EventObject>(
@@ -24,10 +21,10 @@ function stepTo<C, E extends EventObject>(
   event: EventObject,
   index: number,
 ): EngineState | null {
-  const succ = search.interp.step(from, event);
+  const succ = search.interp.stepTo(from, event);
   if (succ === null) return null;
-  const c = search.canonical(succ, search.views.of(succ));
-  return search.store.find(c.view, c.state.context) === index ? succ : null;
+  const c = search.canonical(succ);
+  return search.store.find(c.view, c.context) === index ? succ : null;
 }
 
 function anyStepTo<C, E extends EventObject>(
@@ -35,8 +32,7 @@ function anyStepTo<C, E extends EventObject>(
   from: EngineState,
   index: number,
 ): { event: EventObject; state: EngineState } {
-  const view = search.views.of(from);
-  for (const event of offeredEvents(search.options.events, view, search.snapshot(from, view))) {
+  for (const event of offeredEvents(search.options.events, from.view, search.snapshot(from))) {
     const state = stepTo(search, from, event, index);
     if (state) return { event, state };
   }
@@ -58,8 +54,8 @@ export function rebuildTrace<C, E extends EventObject>(
     const stored = search.events.at(search.store.eventOf(index));
     const direct = stepTo(search, state, stored, index);
     const step = direct ? { event: stored, state: direct } : anyStepTo(search, state, index);
-    trace.push({ event: step.event as E, state: projection(search, step.state) });
+    trace.push({ event: step.event as E, state: projection(step.state) });
     state = step.state;
   }
-  return { initial: projection(search, initial), trace };
+  return { initial: projection(initial), trace };
 }

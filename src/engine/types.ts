@@ -15,8 +15,8 @@ export interface StateProjection<TContext> {
  * What `events` functions, invariants and `onState` receive: the projection plus the few
  * snapshot members that `xstate/graph` event functions commonly read. `_nodes` holds XState's
  * own state-node objects of the active configuration, in document order; `status` is `'done'`
- * once the root has reached a final configuration (XState keeps taking transitions from a done
- * snapshot, and so does this engine). Do not mutate anything reachable from it.
+ * once the root has reached a final configuration (XState still takes the first microstep of an
+ * event in a done snapshot, and so does this engine). Do not mutate anything reachable from it.
  */
 export interface SnapshotLike<TContext> extends StateProjection<TContext> {
   readonly status: 'active' | 'done';
@@ -35,7 +35,7 @@ export type EventSource<TContext, TEvent extends EventObject> =
 /** A predicate that must hold; false marks a violation. */
 export type Invariant<TContext> = (state: StateProjection<TContext>) => boolean;
 
-/** What the progress callback receives, about once a second. */
+/** What the progress callback receives, about once a second (`progressIntervalMs`). */
 export interface Progress {
   /** Distinct states stored so far. */
   readonly states: number;
@@ -65,22 +65,31 @@ export interface ExploreOptions<TContext, TEvent extends EventObject> {
   /** The search stops (status `incomplete`) after this many seconds. @default Infinity */
   readonly maxSeconds?: number;
   /**
-   * Store full canonical keys in a `Map` instead of 64-bit fingerprints: no collision risk,
-   * several hundred bytes per state. @default false
+   * Store full keys (configuration key and context JSON) in a `Map` instead of 64-bit
+   * fingerprints: no collision risk, but two bytes per key character (about 4 KB per state for
+   * a 3-request kvcheck scenario) instead of about 30 bytes. @default false
    */
   readonly exact?: boolean;
   /**
-   * A canonicaliser: maps a state to the representative of its symmetry class. The engine
-   * stores and expands representatives only; it must map equivalent states to equal states and
-   * every invariant must be invariant under it. @default none (no reduction)
+   * A canonicaliser: maps a state to the representative of its symmetry class, which must be a
+   * member of the class (an image of the state under the symmetry, so a state the machine can
+   * reach), equal for equivalent states. The engine stores and expands representatives only,
+   * and checks invariants on them, so every invariant must be invariant under the symmetry.
+   * Traces are still concrete runs (see `trace.ts`). Return the argument itself when it is
+   * its own representative. @default none (no reduction)
    */
   readonly symmetry?: (state: SnapshotLike<TContext>) => StateProjection<TContext>;
   /** Input for the machine's context factory, as `initialTransition(machine, input)`. */
   readonly input?: unknown;
-  /** Stop as soon as some invariant is violated (its trace is still the shortest). @default false */
+  /**
+   * Stop as soon as some invariant is violated: its trace is still a shortest one, the other
+   * invariants are left unchecked and the stats are partial. @default false
+   */
   readonly stopAtFirstViolation?: boolean;
-  /** Called about once a second while the search runs. */
+  /** Called about every `progressIntervalMs` while the search runs. */
   readonly onProgress?: (progress: Progress) => void;
+  /** Milliseconds between progress calls (checked every 128 expanded states). @default 1000 */
+  readonly progressIntervalMs?: number;
   /** Called once per new distinct state, with its index (0 is the initial state) and depth. */
   readonly onState?: (state: SnapshotLike<TContext>, index: number, depth: number) => void;
   /** Called for every enabled (state, event) pair with the indices of source and target. */
@@ -134,12 +143,14 @@ export interface ExploreResult<TContext, TEvent extends EventObject> {
   readonly stats: ExploreStats;
   /** One entry per violated invariant, in the order the options list them. */
   readonly violations: readonly Violation<TContext, TEvent>[];
-  /** Set when a bound (or `stopAtFirstViolation`) ended the search early. */
+  /** Set when `maxStates` or `maxSeconds` ended the search early. */
   readonly bound?: ExploreBound;
   /**
-   * Fingerprint mode only: the probability that two of the stored states share a 64-bit
-   * fingerprint, so that one of them was never explored: `n(n-1)/2 / 2^64` for `n` states
-   * (the birthday bound; TLC prints the same order of magnitude as its "optimistic" estimate).
+   * Fingerprint mode only: an estimate of the probability that two distinct reachable states
+   * share a 64-bit fingerprint, so that one of them was never explored: the birthday bound
+   * `n(n-1)/2 / 2^64` for `n` stored states, assuming uniform fingerprints. (TLC's "optimistic"
+   * estimate, `n(g-n) / 2^64` for `g` generated states, is of the same order, since `g` is a
+   * small multiple of `n`.)
    */
   readonly collisionProbability?: number;
 }

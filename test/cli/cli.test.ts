@@ -92,6 +92,15 @@ const resultSchema = z.strictObject({
     .optional(),
   properties: z.array(propertySchema).min(1),
   witnesses: z.array(z.object({ name: z.string(), reached: z.boolean() })),
+  engine: z
+    .strictObject({
+      name: z.enum(['fast', 'graph']),
+      symmetry: z.boolean(),
+      exact: z.boolean(),
+      bytesPerState: z.number().optional(),
+      collisionProbability: z.number().optional(),
+    })
+    .optional(),
   coverage: z.array(
     z.strictObject({
       event: z.string().min(1),
@@ -447,7 +456,7 @@ describe('bad input: exit 2, one error line, nothing on stdout', () => {
 
   it('rejects an unknown option of check and lists the accepted ones', async () => {
     expect(usageError(await run('check', '--frob'))).toMatchInlineSnapshot(
-      `"error: unknown option '--frob'; accepted: --scenario, --config, --variant, --invariant, --max-states, --max-seconds, --json, --out-trace, --out-itf, --help"`,
+      `"error: unknown option '--frob'; accepted: --scenario, --config, --variant, --invariant, --max-states, --max-seconds, --json, --out-trace, --out-itf, --engine, --symmetry, --exact, --help"`,
     );
   });
 
@@ -757,5 +766,33 @@ describe('check --out-itf', () => {
       expect(itf['#meta'].format).toBe('ITF');
       expect(itf.states).toHaveLength(p.trace.steps.length + 1);
     }
+  });
+});
+
+describe('check --engine', () => {
+  it('gives the same JSON with the fast and the reference engine, but for timings and engine', async () => {
+    const strip = (out: string) =>
+      JSON.parse(out).results.map((r: Record<string, unknown>) => {
+        const { engine: _e, stats, ...rest } = r as { engine?: unknown; stats: object };
+        return { ...rest, stats: { ...stats, ms: 0 } };
+      });
+    const args = ['check', '--scenario', 'incident', '--variant', 'incident-2026', '--json'];
+    const fast = await run(...args, '--engine', 'fast');
+    const graph = await run(...args, '--engine', 'graph');
+    expect(fast.code).toBe(1);
+    expect(graph.code).toBe(1);
+    expect(strip(fast.out)).toEqual(strip(graph.out));
+  });
+
+  it('refuses symmetry with the reference engine', async () => {
+    expect(usageError(await run('check', '--engine', 'graph', '--symmetry', 'on'))).toBe(
+      'error: --symmetry on and --exact need --engine fast; the reference engine stores full snapshots',
+    );
+  });
+
+  it('refuses an unknown engine', async () => {
+    expect(usageError(await run('check', '--engine', 'spin'))).toBe(
+      'error: unknown engine "spin"; accepted: fast, graph',
+    );
   });
 });

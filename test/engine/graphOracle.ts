@@ -5,6 +5,7 @@
  */
 import type { AnyMachineSnapshot, AnyStateMachine, EventObject } from 'xstate';
 import { getAdjacencyMap } from 'xstate/graph';
+import { externalEventTypes } from '../../machines/events.ts';
 import { explore } from '../../src/engine/index.ts';
 import type { ExploreOptions, ExploreResult, StateProjection } from '../../src/engine/types.ts';
 
@@ -26,13 +27,14 @@ export interface OracleGraph {
 /** Runs `getAdjacencyMap` on `machine` with `events` and BFS-annotates the result. */
 export function oracle(
   machine: AnyStateMachine,
-  events: readonly EventObject[] | ((s: AnyMachineSnapshot) => readonly EventObject[]),
+  events: readonly EventObject[] | ((s: AnyMachineSnapshot) => readonly EventObject[]) | undefined,
   keyOf: KeyOf,
 ): OracleGraph {
-  const adj = getAdjacencyMap(machine, {
-    events: events as never,
-    serializeState: (s) => keyOf(s as AnyMachineSnapshot),
-  });
+  const serializeState = (s: unknown) => keyOf(s as AnyMachineSnapshot);
+  const adj =
+    events === undefined
+      ? getAdjacencyMap(machine, { serializeState })
+      : getAdjacencyMap(machine, { events: events as never, serializeState });
   const snapshots = new Map<string, AnyMachineSnapshot>();
   const next = new Map<string, string[]>();
   let transitions = 0;
@@ -93,6 +95,29 @@ export function exploreKeys<C, E extends EventObject>(
   const keys = new Set<string>();
   const result = explore(machine, { ...options, onState: (s) => keys.add(keyOf(s)) });
   return { result, keys };
+}
+
+/**
+ * kvcheck's candidate events, written out here independently of `src/engine/servingEvents.ts`
+ * (which the reference adapter now uses): for each request, every external event type one of
+ * its active nodes handles itself, read from XState's own snapshot.
+ */
+export function referenceCandidateEvents(
+  snapshot: AnyMachineSnapshot,
+  rids: readonly string[],
+): EventObject[] {
+  const external = new Set<string>(externalEventTypes);
+  const byRid = new Map<string, Set<string>>();
+  for (const node of snapshot._nodes) {
+    const rid = node.path[0];
+    if (rid === undefined) continue;
+    const set = byRid.get(rid) ?? new Set<string>();
+    byRid.set(rid, set);
+    for (const t of node.ownEvents) if (external.has(t)) set.add(t);
+  }
+  return rids.flatMap((rid) =>
+    externalEventTypes.filter((t) => byRid.get(rid)?.has(t)).map((type) => ({ type, rid })),
+  );
 }
 
 /** Keys of `a` missing from `b`, at most `n` of them (for readable failures). */

@@ -6,8 +6,9 @@
  * payload, `raise` (static or an expression of params), entry and exit actions. Context is two
  * counters modulo 3, so spaces stay small.
  *
- * Raised events (`I`, `J`) are handled by transitions that raise nothing, and entry/exit
- * actions never raise, so every macrostep ends. Everything is drawn from a seeded PRNG.
+ * Raised events (`I`, `J`) are handled by transitions that raise nothing, entry/exit actions
+ * never raise, and `onDone` transitions (on some compound and parallel nodes) only assign, so
+ * every macrostep ends. Everything is drawn from a seeded PRNG.
  */
 import { type AnyStateMachine, and, assign, not, or, raise, setup, stateIn } from 'xstate';
 
@@ -83,8 +84,8 @@ function targetsFor(rng: Rng, nodes: Blueprint[]): string[] | undefined {
 
 function guardFor(rng: Rng, nodes: Blueprint[], depth = 0): unknown {
   const roll = rng();
-  if (roll < 0.3) return undefined;
-  if (roll < 0.45) return { type: 'below', params: { k: 1 + Math.floor(rng() * 2) } };
+  if (roll < 0.45 && depth === 0) return undefined;
+  if (roll < 0.5) return { type: 'below', params: { k: 1 + Math.floor(rng() * 2) } };
   if (roll < 0.55) return 'same';
   if (roll < 0.65) return ({ context }: { context: Counters }) => context.y !== 1;
   if (roll < 0.72) return ({ event }: { event: RandomEvent }) => event.n !== 2;
@@ -100,7 +101,8 @@ function actionFor(rng: Rng, raises: boolean): unknown {
   const roll = rng();
   if (roll < 0.3) return 'incX';
   if (roll < 0.45) return { type: 'setY', params: { v: Math.floor(rng() * 3) } };
-  if (roll < 0.6) return assign({ y: ({ context }: { context: Counters }) => (context.x + context.y) % 3 });
+  if (roll < 0.6)
+    return assign({ y: ({ context }: { context: Counters }) => (context.x + context.y) % 3 });
   if (roll < 0.7) return 'addN';
   if (!raises) return 'incX';
   if (roll < 0.85) return raise({ type: pick(rng, ['I', 'J']) });
@@ -109,9 +111,9 @@ function actionFor(rng: Rng, raises: boolean): unknown {
 
 function transitionsFor(rng: Rng, nodes: Blueprint[]) {
   const on: Record<string, unknown[]> = {};
-  const count = Math.floor(rng() * 3);
+  const count = Math.floor(rng() * 4);
   for (let i = 0; i < count; i++) {
-    const type = pick(rng, ['A', 'B', 'C', 'I', 'J']);
+    const type = pick(rng, ['A', 'A', 'B', 'B', 'C', 'C', 'I', 'J']);
     const internal = type === 'I' || type === 'J';
     const t: Record<string, unknown> = {};
     const target = targetsFor(rng, nodes);
@@ -123,7 +125,9 @@ function transitionsFor(rng: Rng, nodes: Blueprint[]) {
     if (nActions > 0) {
       t.actions = Array.from({ length: nActions }, () => actionFor(rng, !internal));
     }
-    (on[type] ??= []).push(t);
+    const list = on[type] ?? [];
+    list.push(t);
+    on[type] = list;
   }
   return on;
 }
@@ -139,6 +143,9 @@ function configOf(rng: Rng, b: Blueprint, nodes: Blueprint[]): Record<string, un
   }
   const on = transitionsFor(rng, nodes);
   if (Object.keys(on).length > 0) c.on = on;
+  if (b.parent !== null && b.children.length > 0 && rng() < 0.3) {
+    c.onDone = { actions: [actionFor(rng, false), actionFor(rng, false)] };
+  }
   if (rng() < 0.2) c.entry = [actionFor(rng, false)];
   if (rng() < 0.2) c.exit = [actionFor(rng, false)];
   return c;

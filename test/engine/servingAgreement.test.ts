@@ -1,8 +1,9 @@
 /**
  * Agreement first: on every built-in scenario under every variant, and on the incident with
- * transfer faults, `explore` (symmetry off) stores exactly the states `getAdjacencyMap` reaches
- * with kvcheck's event function, violates the same properties with the same shortest trace
- * lengths, and every trace replays through XState's own `transition()` to a violating state.
+ * transfer faults, `explore` (symmetry off, with `servingEvents`) stores exactly the states
+ * `getAdjacencyMap` reaches (with an independent candidate-event function), violates the same
+ * properties with the same shortest trace lengths, and every trace replays through XState's
+ * own `transition()` to a violating state.
  */
 import { type AnyMachineSnapshot, initialTransition, transition } from 'xstate';
 import { properties } from '../../invariants/index.ts';
@@ -11,11 +12,16 @@ import type { Scenario } from '../../machines/scenario.ts';
 import { createServingMachine } from '../../machines/servingMachine.ts';
 import { type Variant, variants } from '../../machines/variants.ts';
 import { incident, scenarios } from '../../scenarios/index.ts';
-import { candidateEvents, type Snapshot } from '../../src/checker/xstateAdapter.ts';
 import { explore } from '../../src/engine/index.ts';
 import { servingEvents } from '../../src/engine/servingEvents.ts';
 import type { StateProjection } from '../../src/engine/types.ts';
-import { type KeyOf, missing, oracle, shortestViolation } from './graphOracle.ts';
+import {
+  type KeyOf,
+  missing,
+  oracle,
+  referenceCandidateEvents,
+  shortestViolation,
+} from './graphOracle.ts';
 
 /** `[value, context without the static tenant table]`, as the brief's agreement key. */
 const keyOf: KeyOf = (s) => {
@@ -33,7 +39,9 @@ for (const [name, p] of Object.entries(properties)) {
 const faults: Scenario = { ...incident, name: 'incident-faults', transferFaults: true };
 const cases: [Scenario, Variant][] = [
   ...scenarios.flatMap((s) => variants.map((v): [Scenario, Variant] => [s, v])),
-  ...variants.filter((v) => v.name === 'incident-2026').map((v): [Scenario, Variant] => [faults, v]),
+  ...variants
+    .filter((v) => v.name === 'incident-2026')
+    .map((v): [Scenario, Variant] => [faults, v]),
 ];
 
 describe.each(cases)('%s × %s', (scenario, variant) => {
@@ -41,7 +49,7 @@ describe.each(cases)('%s × %s', (scenario, variant) => {
   it(`${name}: same states, same verdicts, replayable traces`, () => {
     const machine = createServingMachine(scenario, variant);
     const rids = scenario.requests.map((r) => r.id);
-    const graph = oracle(machine, (s) => candidateEvents(s as unknown as Snapshot, rids), keyOf);
+    const graph = oracle(machine, (s) => referenceCandidateEvents(s, rids), keyOf);
     const keys = new Set<string>();
     const r = explore(machine, {
       events: servingEvents(rids),

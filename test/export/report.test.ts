@@ -75,7 +75,7 @@ describe('report.md', () => {
 
   it('ends with the version, the command and the exploration settings', () => {
     expect(md.trimEnd().split('\n').at(-1)).toBe(
-      'kvcheck 0.1.0 · `kvcheck report --scenario incident --variant incident-2026 --variant fixed` · engine xstate/graph (reference), max states 100,000, no time limit',
+      'kvcheck 0.1.0 · `kvcheck report --scenario incident --variant incident-2026 --variant fixed` · engine fast (64-bit fingerprints), max states 100,000, no time limit',
     );
   });
 });

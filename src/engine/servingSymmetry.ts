@@ -1,0 +1,190 @@
+/**
+ * Symmetry reduction for kvcheck's composed serving machine: a canonicaliser for `explore`.
+ *
+ * The group: permutations of the scenario's requests that map each request to one with the same
+ * parameters (every `RequestSpec` field but `id` and `tenant`) and keep the tenant partition
+ * (two requests share a tenant exactly when their images do). Such a permutation renames
+ * requests and, through the partition, tenants; every region of a request is built by the same
+ * factory from its id, pools treat requests alike, and properties compare tenants only for
+ * equality, so behaviour and verdicts are invariant under it. Built-in scenarios give each
+ * request different parameters, so there the group is trivial and the canonicaliser is the
+ * identity.
+ *
+ * Applying a permutation to a state moves each request's region states and its record to the
+ * new id, renames request ids where the context records them (pool owners, slot writers, stray
+ * writes, attention reads) and restores the one order that depends on ids: each request's read
+ * set is kept sorted by `recordReads`' key. The static tenant table is left as it is. The
+ * representative is the smallest image in an order that compares per-request signatures first
+ * (see `servingSignatures.ts`), then JSON texts.
+ *
+ * Pages are not permuted: freeing sorts the freed pages by id before prepending them to the
+ * free list, and allocation takes from its head, so which page a request gets next depends on
+ * page ids, and renaming pages does not commute with the machine's steps. Page symmetry would
+ * merge states that behave differently; it is left out.
+ */
+import type { KvRead, RequestState, ServingContext } from '../../machines/context.ts';
+import type { PagePool } from '../../machines/kvPagePool.ts';
+import type { RequestId, Scenario } from '../../machines/scenario.ts';
+import { recordReads } from '../../machines/servingUpdates.ts';
+import { SignatureTable } from './servingSignatures.ts';
+import type { StateProjection } from './types.ts';
+
+/** A request permutation: old id → new id. */
+export type Renaming = ReadonlyMap<RequestId, RequestId>;
+
+function permutations<T>(xs: readonly T[]): T[][] {
+  if (xs.length <= 1) return [[...xs]];
+  return xs.flatMap((x, i) =>
+    permutations([...xs.slice(0, i), ...xs.slice(i + 1)]).map((rest) => [x, ...rest]),
+  );
+}
+
+/** The non-identity permutations of the symmetry group of `scenario`. */
+export function servingSymmetryGroup(scenario: Scenario): Renaming[] {
+  const reqs = scenario.requests;
+  const params = reqs.map(({ id: _id, tenant: _tenant, ...rest }) => JSON.stringify(rest));
+  const out: Renaming[] = [];
+  for (const image of permutations(reqs.map((_, i) => i))) {
+    if (image.every((j, i) => j === i)) continue;
+    const ok = image.every(
+      (j, i) =>
+        params[i] === params[j] &&
+        reqs.every(
+          (r, k) =>
+            (r.tenant === reqs[i]?.tenant) ===
+            (reqs[image[k] as number]?.tenant === reqs[j]?.tenant),
+        ),
+    );
+    if (ok) out.push(new Map(image.map((j, i) => [reqs[i]?.id ?? '', reqs[j]?.id ?? ''])));
+  }
+  return out;
+}
+
+function moves(pi: Renaming, r: RequestId | null): boolean {
+  if (r === null) return false;
+  const to = pi.get(r);
+  return to !== undefined && to !== r;
+}
+
+/** `ids` renamed, or `ids` itself (the same array) when no id in it moves. */
+function renameIds(
+  ids: readonly (RequestId | null)[],
+  pi: Renaming,
+): readonly (RequestId | null)[] {
+  if (!ids.some((r) => moves(pi, r))) return ids;
+  return ids.map((r) => (r === null ? null : (pi.get(r) ?? r)));
+}
+
+/** `pool` with request ids renamed; the same object when no id in it moves. */
+function renamePool(pool: PagePool, pi: Renaming): PagePool {
+  const owner = renameIds(pool.owner, pi);
+  const writer = renameIds(pool.writer, pi);
+  const stray = pool.strayWrites.some((w) => moves(pi, w.by))
+    ? pool.strayWrites.map((w) => ({ ...w, by: pi.get(w.by) ?? w.by }))
+    : pool.strayWrites;
+  if (owner === pool.owner && writer === pool.writer && stray === pool.strayWrites) return pool;
+  return { ...pool, owner, writer, strayWrites: stray };
+}
+
+/** `r` with the writers of its reads renamed and re-sorted; `r` itself if none moves. */
+function renameRequest(r: RequestState, pi: Renaming): RequestState {
+  if (!r.reads.some((x) => moves(pi, x.writer))) return r;
+  const reads = r.reads.map(
+    (x): KvRead => (x.writer === null ? x : { ...x, writer: pi.get(x.writer) ?? x.writer }),
+  );
+  return { ...r, reads: recordReads(reads, []) };
+}
+
+type ServingValue = Readonly<Record<RequestId, unknown>>;
+
+/** The inverse renaming. */
+function inverseOf(pi: Renaming): Renaming {
+  return new Map([...pi].map(([from, to]) => [to, from]));
+}
+
+/** The image of a state under `pi`. */
+export function permuteState(
+  s: StateProjection<ServingContext>,
+  pi: Renaming,
+  inverse: Renaming = inverseOf(pi),
+): StateProjection<ServingContext> {
+  const value = s.value as ServingValue;
+  const moved: Record<RequestId, unknown> = {};
+  for (const k of Object.keys(value)) moved[k] = value[inverse.get(k) ?? k];
+  const requests: Record<RequestId, RequestState> = {};
+  for (const k of Object.keys(s.context.requests)) {
+    const from = s.context.requests[inverse.get(k) ?? k];
+    if (from) requests[k] = renameRequest(from, pi);
+  }
+  const context = {} as Record<string, unknown>;
+  for (const [k, v] of Object.entries(s.context)) {
+    if (k === 'requests') context[k] = requests;
+    else if (k === 'prefillPool' || k === 'decodePool') context[k] = renamePool(v as PagePool, pi);
+    else context[k] = v;
+  }
+  return { value: moved as StateProjection<ServingContext>['value'], context: context as never };
+}
+
+function compareVectors(a: readonly number[], b: readonly number[]): number {
+  for (let i = 0; i < a.length; i++) {
+    const d = (a[i] as number) - (b[i] as number);
+    if (d !== 0) return d;
+  }
+  return 0;
+}
+
+function orderKey(s: StateProjection<ServingContext>, rids: readonly RequestId[]): string {
+  const value = s.value as ServingValue;
+  return JSON.stringify([rids.map((r) => value[r]), s.context]);
+}
+
+/**
+ * The canonicaliser for `scenario`'s composed machine. States are ordered by the vector of
+ * request signatures (in scenario order), then by their JSON text; the representative is the
+ * smallest image of a state under the scenario's symmetry group. Images are only built for
+ * the permutations whose signature vectors tie for the minimum. Returns the state itself (the
+ * same object) when the group is trivial or the state is already the representative.
+ */
+export function servingSymmetry(
+  scenario: Scenario,
+): (s: StateProjection<ServingContext>) => StateProjection<ServingContext> {
+  const group = servingSymmetryGroup(scenario);
+  const rids = scenario.requests.map((r) => r.id);
+  if (group.length === 0) return (s) => s;
+  const position = new Map(rids.map((r, i) => [r, i]));
+  // For each permutation, where each slot of an image takes its signature from.
+  const inverses = new Map(group.map((pi) => [pi, inverseOf(pi)]));
+  const sources = group.map((pi) => {
+    const inverse = inverses.get(pi) ?? inverseOf(pi);
+    return rids.map((r) => position.get(inverse.get(r) ?? r) ?? 0);
+  });
+  const image = (s: StateProjection<ServingContext>, pi: Renaming) =>
+    permuteState(s, pi, inverses.get(pi));
+  const table = new SignatureTable();
+  return (s) => {
+    const value = s.value as ServingValue;
+    const sigs = rids.map((r) => table.id(value[r], s.context.requests[r]));
+    let best = sigs;
+    let tied: (Renaming | null)[] = [null];
+    group.forEach((pi, g) => {
+      const vector = (sources[g] as number[]).map((i) => sigs[i] as number);
+      const order = compareVectors(vector, best);
+      if (order < 0) {
+        best = vector;
+        tied = [pi];
+      } else if (order === 0) tied.push(pi);
+    });
+    if (tied.length === 1) return tied[0] ? image(s, tied[0]) : s;
+    let rep: StateProjection<ServingContext> | null = null;
+    let repKey = '';
+    for (const pi of tied) {
+      const candidate = pi ? image(s, pi) : s;
+      const key = orderKey(candidate, rids);
+      if (rep === null || key < repKey) {
+        rep = candidate;
+        repKey = key;
+      }
+    }
+    return rep ?? s;
+  };
+}

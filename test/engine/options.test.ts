@@ -1,0 +1,130 @@
+/**
+ * `explore`'s options and result fields: exact keys agree with fingerprints, bounds end in
+ * `incomplete` (never `ok`), the first-violation stop keeps traces shortest, callbacks see
+ * every state and transition, and input reaches the context factory.
+ */
+import { assign, setup } from 'xstate';
+import { properties } from '../../invariants/index.ts';
+import type { ServingState } from '../../invariants/vocabulary.ts';
+import type { ServingContext } from '../../machines/context.ts';
+import type { ExternalEvent } from '../../machines/events.ts';
+import { createServingMachine } from '../../machines/servingMachine.ts';
+import { type Variant, variants } from '../../machines/variants.ts';
+import { incident } from '../../scenarios/index.ts';
+import { explore, type Progress } from '../../src/engine/index.ts';
+import { servingEvents } from '../../src/engine/servingEvents.ts';
+import type { ExploreOptions, StateProjection } from '../../src/engine/types.ts';
+
+type Check = (s: StateProjection<ServingContext>) => boolean;
+const invariants: Record<string, Check> = {};
+const terminalInvariants: Record<string, Check> = {};
+for (const [name, p] of Object.entries(properties)) {
+  (p.kind === 'terminal' ? terminalInvariants : invariants)[name] = (s) => p(s as ServingState);
+}
+
+const machine = createServingMachine(incident, variants[0] as Variant);
+const run = (extra: Partial<ExploreOptions<ServingContext, ExternalEvent>> = {}) =>
+  explore<ServingContext, ExternalEvent>(machine, {
+    events: servingEvents(['a1', 'b1']),
+    invariants,
+    terminalInvariants,
+    ...extra,
+  });
+const lengths = (r: ReturnType<typeof run>) =>
+  new Map(r.violations.map((v) => [v.name, v.trace.length]));
+
+describe('explore options', () => {
+  const full = run();
+
+  it('reports the exhaustive run of incident × incident-2026', () => {
+    expect(full.status).toBe('violation');
+    expect(full.bound).toBeUndefined();
+    expect(full.stats.states).toBe(2115);
+    expect(full.stats.bytesPerState).toBeLessThanOrEqual(64);
+    expect(full.collisionProbability).toBeLessThan(1e-12);
+    expect([...lengths(full).keys()]).toEqual([
+      'rejectedNeverHandedOff',
+      'noCrossTenantRead',
+      'coverageBeforeCommit',
+      'errorReachesClient',
+    ]);
+  });
+
+  it('finds the same states and traces with exact keys', () => {
+    const exact = run({ exact: true });
+    expect(exact.stats).toMatchObject({ states: 2115, transitions: full.stats.transitions });
+    expect(lengths(exact)).toEqual(lengths(full));
+    expect(exact.collisionProbability).toBeUndefined();
+  });
+
+  it('ends in incomplete at maxStates, or in violation if one was found within the bound', () => {
+    const small = run({ maxStates: 5 });
+    expect(small.status).toBe('incomplete');
+    expect(small.bound).toEqual({ reason: 'maxStates', limit: 5 });
+    expect(small.stats.states).toBe(5);
+    const mid = run({ maxStates: 1500 });
+    expect(mid.status).toBe('violation');
+    expect(mid.bound?.reason).toBe('maxStates');
+    expect(lengths(mid).get('rejectedNeverHandedOff')).toBe(7);
+  });
+
+  it('ends in incomplete at maxSeconds', () => {
+    const r = run({ maxSeconds: 1e-9, invariants: {}, terminalInvariants: {} });
+    expect(r.status).toBe('incomplete');
+    expect(r.bound).toEqual({ reason: 'maxSeconds', limit: 1e-9 });
+  });
+
+  it('stops at the first violation with a shortest trace', () => {
+    const r = run({ stopAtFirstViolation: true });
+    expect(r.violations).toHaveLength(1);
+    const [v] = r.violations;
+    expect(v?.trace.length).toBe(lengths(full).get(v?.name ?? ''));
+    expect(r.stats.states).toBeLessThan(full.stats.states);
+  });
+
+  it('calls back once per state and transition, and reports progress', () => {
+    let states = 0;
+    let maxDepth = 0;
+    let transitions = 0;
+    const progress: Progress[] = [];
+    const r = run({
+      onState: (_s, index, depth) => {
+        expect(index).toBe(states++);
+        maxDepth = Math.max(maxDepth, depth);
+      },
+      onTransition: () => {
+        transitions++;
+      },
+      onProgress: (p) => progress.push(p),
+      progressIntervalMs: 0,
+    });
+    expect(states).toBe(r.stats.states);
+    expect(maxDepth).toBe(r.stats.depth);
+    expect(transitions).toBe(r.stats.transitions);
+    expect(progress.length).toBeGreaterThan(0);
+    for (const p of progress) {
+      expect(p.states).toBeGreaterThan(0);
+      expect(p.queue).toBeGreaterThanOrEqual(0);
+      expect(p.statesPerSecond).toBeGreaterThanOrEqual(0);
+      expect(p.heapBytes).toBeGreaterThan(0);
+    }
+  });
+
+  it('passes input to the context factory', () => {
+    const counter = setup({
+      types: { context: {} as { n: number }, input: {} as { start: number } },
+    }).createMachine({
+      id: 'counter',
+      context: ({ input }) => ({ n: input.start }),
+      on: {
+        INC: {
+          guard: ({ context }) => context.n < 5,
+          actions: assign({ n: ({ context }) => context.n + 1 }),
+        },
+      },
+    });
+    expect(explore(counter, { input: { start: 2 }, events: [{ type: 'INC' }] }).stats.states).toBe(
+      4,
+    );
+  });
+});

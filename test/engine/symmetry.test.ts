@@ -1,0 +1,151 @@
+/**
+ * Symmetry reduction for the serving machine: the group it uses, that a canonicaliser maps a
+ * state and its images to one representative, and that every verdict (the set of violated
+ * properties, and each shortest trace length) is the same with and without it, on every
+ * built-in scenario × variant and on scenarios with symmetric requests (a 3-request incident,
+ * and two tenants with identical requests). Traces found under reduction are real runs: they
+ * replay through XState's `transition()` to a violating state.
+ */
+import { initialTransition, transition } from 'xstate';
+import { properties } from '../../invariants/index.ts';
+import type { ServingState } from '../../invariants/vocabulary.ts';
+import type { ServingContext } from '../../machines/context.ts';
+import type { ExternalEvent } from '../../machines/events.ts';
+import type { Scenario } from '../../machines/scenario.ts';
+import { createServingMachine } from '../../machines/servingMachine.ts';
+import { type Variant, variants } from '../../machines/variants.ts';
+import { band, incident, scenarios } from '../../scenarios/index.ts';
+import { explore } from '../../src/engine/index.ts';
+import { servingEvents } from '../../src/engine/servingEvents.ts';
+import {
+  permuteState,
+  servingSymmetry,
+  servingSymmetryGroup,
+} from '../../src/engine/servingSymmetry.ts';
+import type { ExploreResult, StateProjection } from '../../src/engine/types.ts';
+
+type Check = (s: StateProjection<ServingContext>) => boolean;
+const stateChecks: Record<string, Check> = {};
+const terminalChecks: Record<string, Check> = {};
+for (const [name, p] of Object.entries(properties)) {
+  (p.kind === 'terminal' ? terminalChecks : stateChecks)[name] = (s) => p(s as ServingState);
+}
+
+const incident3: Scenario = {
+  ...incident,
+  name: 'incident-3',
+  requests: [...incident.requests, { id: 'a2', tenant: 'A', promptLen: 1, outputLen: 2 }],
+};
+/** Three requests: two tenants' identical band-length prompts, and a third tenant's too-long one. */
+const band3: Scenario = {
+  ...band,
+  name: 'band-3',
+  requests: [
+    { id: 'a1', tenant: 'A', promptLen: 5, outputLen: 1 },
+    { id: 'b1', tenant: 'B', promptLen: 5, outputLen: 1 },
+    { id: 'c1', tenant: 'C', promptLen: 10, outputLen: 1 },
+  ],
+};
+const twins: Scenario = {
+  ...incident,
+  name: 'twins',
+  requests: [
+    { id: 'a1', tenant: 'A', promptLen: 3, outputLen: 2 },
+    { id: 'b1', tenant: 'B', promptLen: 3, outputLen: 2 },
+  ],
+};
+
+function run(scenario: Scenario, variant: Variant, symmetric: boolean) {
+  const machine = createServingMachine(scenario, variant);
+  const result = explore<ServingContext, ExternalEvent>(machine, {
+    events: servingEvents(scenario.requests.map((r) => r.id)),
+    invariants: stateChecks,
+    terminalInvariants: terminalChecks,
+    ...(symmetric ? { symmetry: servingSymmetry(scenario) } : {}),
+  });
+  return { machine, result };
+}
+
+const verdict = (r: ExploreResult<ServingContext, ExternalEvent>) =>
+  new Map(r.violations.map((v) => [v.name, v.trace.length]));
+
+describe('the symmetry group', () => {
+  it('is trivial for the built-in scenarios, whose requests all differ', () => {
+    for (const s of scenarios) expect(servingSymmetryGroup(s)).toEqual([]);
+  });
+
+  it('swaps requests of one tenant with equal parameters, and tenants with equal requests', () => {
+    expect(servingSymmetryGroup(incident3).map((p) => [...p])).toEqual([
+      [
+        ['a1', 'a2'],
+        ['b1', 'b1'],
+        ['a2', 'a1'],
+      ],
+    ]);
+    expect(servingSymmetryGroup(twins).map((p) => [...p])).toEqual([
+      [
+        ['a1', 'b1'],
+        ['b1', 'a1'],
+      ],
+    ]);
+    const mixed: Scenario = {
+      ...twins,
+      requests: [...twins.requests, { id: 'a2', tenant: 'A', promptLen: 1, outputLen: 2 }],
+    };
+    expect(servingSymmetryGroup(mixed)).toEqual([]);
+  });
+});
+
+describe('the canonicaliser', () => {
+  it('maps every state of a run and its image to the same representative', () => {
+    const canon = servingSymmetry(incident3);
+    const [pi] = servingSymmetryGroup(incident3);
+    if (!pi) throw new Error('no symmetry');
+    let checked = 0;
+    explore(createServingMachine(incident3, variants[1] as Variant), {
+      events: servingEvents(['a1', 'b1', 'a2']),
+      maxStates: 400,
+      onState: (s) => {
+        const state = { value: s.value, context: s.context as ServingContext };
+        const image = permuteState(state, pi);
+        expect(permuteState(image, pi)).toEqual(state);
+        const a = canon(state);
+        const b = canon(image);
+        expect(JSON.stringify([a.value, a.context])).toBe(JSON.stringify([b.value, b.context]));
+        checked++;
+      },
+    });
+    expect(checked).toBe(400);
+  });
+});
+
+const builtIn: [string, Scenario, Variant][] = scenarios.flatMap((s) =>
+  variants.map((v): [string, Scenario, Variant] => [`${s.name} × ${v.name}`, s, v]),
+);
+const symmetric: [string, Scenario, Variant][] = [
+  ...variants.map((v): [string, Scenario, Variant] => [`twins × ${v.name}`, twins, v]),
+  ...variants.map((v): [string, Scenario, Variant] => [`band-3 × ${v.name}`, band3, v]),
+  ['incident-3 × fixed', incident3, variants.find((v) => v.name === 'fixed') as Variant],
+];
+
+describe('verdicts with and without symmetry', () => {
+  it.each(builtIn)('%s: identical, with the same state count', (_name, scenario, variant) => {
+    const off = run(scenario, variant, false).result;
+    const on = run(scenario, variant, true).result;
+    expect(verdict(on)).toEqual(verdict(off));
+    expect(on.stats.states).toBe(off.stats.states);
+  });
+
+  it.each(symmetric)('%s: identical, with fewer states', (_name, scenario, variant) => {
+    const off = run(scenario, variant, false).result;
+    const { machine, result: on } = run(scenario, variant, true);
+    expect(verdict(on)).toEqual(verdict(off));
+    expect(on.status).toBe(off.status);
+    expect(on.stats.states).toBeLessThan(off.stats.states);
+    for (const v of on.violations) {
+      let [snap] = initialTransition(machine);
+      for (const step of v.trace) [snap] = transition(machine, snap, step.event);
+      expect(properties[v.name]?.(snap as unknown as ServingState)).toBe(false);
+    }
+  });
+});
