@@ -21,9 +21,17 @@ const extra: Scenario[] = [
   { ...happy, name: 'happy-chunked', prefillChunks: 2 },
 ];
 
-describe.each(
-  [...scenarios, ...extra].flatMap((s) => variants.map((v) => [s.name, s, v] as const)),
-)('the fast engine on %s', (_, scenario, variant) => {
+const pairs = [
+  ...scenarios.flatMap((s) => variants.map((v) => [s.name, s, v] as const)),
+  // The larger extra spaces cost the reference engine seconds each: two variants suffice.
+  ...extra.flatMap((s) =>
+    variants
+      .filter((v) => v.name === 'incident-2026' || v.name === 'fixed')
+      .map((v) => [s.name, s, v] as const),
+  ),
+];
+
+describe.each(pairs)('the fast engine on %s', (_, scenario, variant) => {
   it(`agrees with xstate/graph under ${variant.name}`, () => {
     const reference = checkScenario(scenario, variant, { requiredWitnesses: scenario.witnesses });
     const fast = checkScenarioFast(scenario, variant, { requiredWitnesses: scenario.witnesses });
