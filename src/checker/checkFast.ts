@@ -7,7 +7,7 @@
 import { properties, witnesses } from '../../invariants/index.ts';
 import type { ServingState } from '../../invariants/vocabulary.ts';
 import type { ServingContext } from '../../machines/context.ts';
-import { type ExternalEvent, eventActor } from '../../machines/events.ts';
+import type { ExternalEvent } from '../../machines/events.ts';
 import type { Scenario } from '../../machines/scenario.ts';
 import { createServingMachine } from '../../machines/servingMachine.ts';
 import type { Variant } from '../../machines/variants.ts';
@@ -21,10 +21,9 @@ import type {
   PropertyResult,
   ScenarioResult,
   Trace,
-  TraceStep,
   WitnessResult,
 } from './outcome.ts';
-import { regionSnapshot, stepChanges } from './stepChanges.ts';
+import { regionSnapshot, traceFrom } from './stepChanges.ts';
 
 /** Options of the fast engine beyond the reference engine's. */
 export interface FastCheckOptions extends CheckOptions {
@@ -41,22 +40,8 @@ function plain(p: StateProjection<ServingContext>): ServingState {
 }
 
 function traceOf(v: Violation<ServingContext, ExternalEvent>, message: string): Trace {
-  let prev = plain(v.initial);
-  const steps: TraceStep[] = v.trace.map((t, i) => {
-    const next = plain(t.state);
-    const step = {
-      step: i + 1,
-      actor: eventActor[t.event.type],
-      event: t.event.type,
-      rid: t.event.rid,
-      tenant: next.context.tenants[t.event.rid] ?? '?',
-      changes: stepChanges(prev, next),
-      regions: regionSnapshot(next),
-    };
-    prev = next;
-    return step;
-  });
-  return { message, steps };
+  const path = v.trace.map((t) => ({ event: t.event, state: plain(t.state) }));
+  return traceFrom(plain(v.initial), path, message);
 }
 
 /** Interns each request's four region paths as a small number, for coverage. */

@@ -7,7 +7,7 @@
 import { properties, witnesses } from '../../invariants/index.ts';
 import type { Property } from '../../invariants/property.ts';
 import type { ServingState } from '../../invariants/vocabulary.ts';
-import { eventActor } from '../../machines/events.ts';
+import type { ExternalEvent } from '../../machines/events.ts';
 import type { Scenario } from '../../machines/scenario.ts';
 import { createServingMachine, type ServingMachine } from '../../machines/servingMachine.ts';
 import type { Variant } from '../../machines/variants.ts';
@@ -16,7 +16,6 @@ import type {
   PropertyResult,
   ScenarioResult,
   Trace,
-  TraceStep,
   Verdict,
   WitnessResult,
 } from './outcome.ts';
@@ -26,7 +25,7 @@ import {
   type StateGraph,
   shortestPathTree,
 } from './stateGraph.ts';
-import { regionSnapshot, stepChanges } from './stepChanges.ts';
+import { regionSnapshot, traceFrom } from './stepChanges.ts';
 
 /** What to check and how far to look. */
 export interface CheckOptions extends ExploreLimits {
@@ -39,30 +38,15 @@ export interface CheckOptions extends ExploreLimits {
 type Tree = ReturnType<typeof shortestPathTree>;
 
 function traceTo(graph: StateGraph, tree: Tree, target: number, message: string): Trace {
-  const path: number[] = [];
-  for (let v: number | undefined = target; v !== undefined && v !== 0; ) {
-    path.push(v);
-    v = tree.parent[v]?.from;
-  }
-  path.reverse();
-  const steps: TraceStep[] = [];
-  let prev = graph.states[0] as ServingState;
-  for (const v of path) {
+  const path: { event: ExternalEvent; state: ServingState }[] = [];
+  for (let v = target; v !== 0; ) {
     const edge = tree.parent[v];
-    const next = graph.states[v] as ServingState;
-    if (!edge) continue;
-    steps.push({
-      step: steps.length + 1,
-      actor: eventActor[edge.event.type],
-      event: edge.event.type,
-      rid: edge.event.rid,
-      tenant: next.context.tenants[edge.event.rid] ?? '?',
-      changes: stepChanges(prev, next),
-      regions: regionSnapshot(next),
-    });
-    prev = next;
+    const state = graph.states[v];
+    if (!edge || !state) break;
+    path.push({ event: edge.event, state });
+    v = edge.from;
   }
-  return { message, steps };
+  return traceFrom(graph.states[0] as ServingState, path.reverse(), message);
 }
 
 function firstViolation(

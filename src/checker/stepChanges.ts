@@ -9,9 +9,10 @@ import {
   type ServingState,
   tenantOf,
 } from '../../invariants/vocabulary.ts';
+import { type ExternalEvent, eventActor } from '../../machines/events.ts';
 import type { PagePool } from '../../machines/kvPagePool.ts';
 import { requestRegions } from '../../machines/regionIds.ts';
-import type { RegionSnapshot } from './outcome.ts';
+import type { RegionSnapshot, Trace, TraceStep } from './outcome.ts';
 
 const pollNames: Readonly<Record<string, string>> = {
   unopened: 'no room',
@@ -115,4 +116,30 @@ export function stepChanges(a: ServingState, b: ServingState): string[] {
     }
   }
   return out;
+}
+
+/**
+ * A trace told step by step: from `initial`, each event and the state it led to, with the
+ * acting component, the request's tenant, what changed and where every region stands.
+ */
+export function traceFrom(
+  initial: ServingState,
+  path: readonly { readonly event: ExternalEvent; readonly state: ServingState }[],
+  message: string,
+): Trace {
+  let prev = initial;
+  const steps = path.map(({ event, state }, i): TraceStep => {
+    const step = {
+      step: i + 1,
+      actor: eventActor[event.type],
+      event: event.type,
+      rid: event.rid,
+      tenant: state.context.tenants[event.rid] ?? '?',
+      changes: stepChanges(prev, state),
+      regions: regionSnapshot(state),
+    };
+    prev = state;
+    return step;
+  });
+  return { message, steps };
 }

@@ -7,8 +7,7 @@ import type { AnyStateMachine } from 'xstate';
 import { getAdjacencyMap } from 'xstate/graph';
 import type { ServingState } from '../../invariants/vocabulary.ts';
 import type { ExternalEvent } from '../../machines/events.ts';
-import type { RequestId } from '../../machines/scenario.ts';
-import { type ActiveNodes, servingEvents } from '../engine/servingEvents.ts';
+import type { ActiveNodes } from '../engine/servingEvents.ts';
 
 /** An XState snapshot of the composed machine, as far as kvcheck reads it. */
 export type Snapshot = ActiveNodes & { readonly context: ServingState['context'] };
@@ -16,18 +15,6 @@ export type Snapshot = ActiveNodes & { readonly context: ServingState['context']
 /** Plain state of a snapshot: the state value is one record of regions per request. */
 export function toServingState(snapshot: Snapshot): ServingState {
   return { value: snapshot.value as unknown as ServingState['value'], context: snapshot.context };
-}
-
-/**
- * The events worth offering in `snapshot`: for each request, every external event type that one
- * of its active state nodes handles. Disabled ones (guard false) are still offered; they leave
- * the snapshot unchanged and are not counted as transitions.
- */
-export function candidateEvents(
-  snapshot: Snapshot,
-  rids: readonly RequestId[],
-): readonly ExternalEvent[] {
-  return servingEvents(rids)(snapshot);
 }
 
 /** Options for `adjacencyOf`, a typed subset of `xstate/graph`'s traversal options. */

@@ -1,6 +1,5 @@
 /**
- * The event function for kvcheck's composed serving machine, equivalent to `candidateEvents`
- * in `src/checker/xstateAdapter.ts`: for each request in scenario order, every external event
+ * The event function for kvcheck's composed serving machine, used by both engines: for each request in scenario order, every external event
  * type that one of that request's active state nodes handles itself, addressed to the request.
  * It reads only the active nodes, so its result is cached per state value object: the engine
  * hands out one frozen value object per configuration, so each configuration is computed once.
