@@ -1,13 +1,19 @@
 /**
- * `npx tsx bench/engine.ts [--json] [--quick]`: the fast engine (`src/engine`) against the
- * reference engine (`exploreScenario`: `getAdjacencyMap` with kvcheck's compact options), on the
- * same machines in the same run. Each timing is the best of several runs (the first runs pay for
- * JIT compilation); numbers compare within one run only.
+ * The fast engine (`src/engine`) against the reference engine (`exploreScenario`:
+ * `getAdjacencyMap` with kvcheck's compact options), on the same machines in the same run. Each
+ * timing is the best of several runs (the first runs pay for JIT compilation); numbers compare
+ * within one run only. Run through `bench/index.ts` (`npm run bench [-- --json] [-- --quick]`),
+ * or alone with `npx tsx bench/engine.ts [--json] [--quick]`.
  *
- * Tables: (1) built-in scenarios and a 3-request scenario, states/s of both engines and their
- * ratio, with and without the 13 properties, and bytes per stored state; (2) a larger 3-request
- * space the reference engine is not run on, fast engine only; (3) states with and without
- * symmetry reduction, with the verdicts. `--json` prints one record per scenario × engine.
+ * Tables: (0) time to the first counterexample of incident × incident-2026, from building the
+ * machine, cold (the first fast run of the process) and warm; (1) built-in scenarios and a
+ * 3-request scenario, states/s of both engines and their ratio, with and without the 13
+ * properties, and bytes per stored state; (2) a larger 3-request space the reference engine is
+ * not run on, fast engine only; (3) states with and without symmetry reduction, with the
+ * verdicts; (4) `incident-large` (`scenarios/large.ts`) under `fixed` and `incident-2026`, with
+ * symmetry and the 13 properties, each bounded by `--large-seconds N` (default 60; the space
+ * does not fit in minutes, so it ends `incomplete` unless a violation is found first; skipped
+ * with `--quick`).
  */
 import { properties } from '../invariants/index.ts';
 import type { ServingState } from '../invariants/vocabulary.ts';
@@ -17,14 +23,13 @@ import type { Scenario } from '../machines/scenario.ts';
 import { createServingMachine } from '../machines/servingMachine.ts';
 import { type Variant, variants } from '../machines/variants.ts';
 import { band, incident, scenarios } from '../scenarios/index.ts';
+import { incidentLarge } from '../scenarios/large.ts';
 import { exploreScenario } from '../src/checker/stateGraph.ts';
 import { explore } from '../src/engine/index.ts';
 import { servingEvents } from '../src/engine/servingEvents.ts';
-import { servingSymmetry } from '../src/engine/servingSymmetry.ts';
+import { servingOrbitSize, servingSymmetry } from '../src/engine/servingSymmetry.ts';
 import type { ExploreOptions, ExploreResult, StateProjection } from '../src/engine/types.ts';
-
-const json = process.argv.includes('--json');
-const quick = process.argv.includes('--quick');
+import type { BenchRecord } from './record.ts';
 
 type Options = ExploreOptions<ServingContext, ExternalEvent>;
 type Result = ExploreResult<ServingContext, ExternalEvent>;
@@ -69,18 +74,6 @@ const band3: Scenario = {
   requests: [request('a1', 'A', 5, 1), request('b1', 'B', 5, 1), request('c1', 'C', 10, 1)],
 };
 
-interface BenchRecord {
-  scenario: string;
-  variant: string;
-  engine: string;
-  states: number;
-  transitions: number;
-  ms: number;
-  statesPerSecond: number;
-  bytesPerState?: number;
-}
-const records: BenchRecord[] = [];
-
 function best<T>(runs: number, run: () => T): { value: T; ms: number } {
   let out: { value: T; ms: number } | undefined;
   for (let i = 0; i < runs; i++) {
@@ -100,24 +93,10 @@ function fast([scenario, v]: Case, extra: Options = {}): () => Result {
   return () => explore<ServingContext, ExternalEvent>(machine, { events, ...extra });
 }
 
-/** Records a run; returns its states per second. */
-function record(
-  [s, v]: Case,
-  engine: string,
-  stats: Omit<BenchRecord, 'scenario' | 'variant' | 'engine' | 'statesPerSecond' | 'ms'>,
-  ms: number,
-): number {
-  const statesPerSecond = Math.round((stats.states / ms) * 1000);
-  records.push({
-    scenario: s.name,
-    variant: v.name,
-    engine,
-    ...stats,
-    ms: Math.round(ms),
-    statesPerSecond,
-  });
-  return statesPerSecond;
-}
+type Measured = Pick<BenchRecord, 'states' | 'transitions'> &
+  Partial<Pick<BenchRecord, 'unreducedStates' | 'status'>> & {
+    readonly bytesPerState?: number | null;
+  };
 
 function table(head: string, rows: string[][]): string {
   const cols = head.split('|');
@@ -133,101 +112,188 @@ function table(head: string, rows: string[][]): string {
 }
 const n = (x: number) => x.toLocaleString('en-US');
 const ratio = (a: number, b: number) => `${(a / b).toFixed(1)}x`;
-
-// (1) Same machines, both engines.
-const compared: Case[] = [
-  ...scenarios.flatMap((s) => ['incident-2026', 'fixed'].map((v): Case => [s, variant(v)])),
-  [{ ...incident, name: 'incident-faults', transferFaults: true }, variant('incident-2026')],
-  [incident3, variant('fixed')],
-];
-const rows1: string[][] = [];
-for (const c of compared) {
-  const [s, v] = c;
-  const ref = best(s.requests.length > 2 || quick ? 1 : 3, () => exploreScenario(s, v));
-  const refStats = {
-    states: ref.value.states.length,
-    transitions: ref.value.edges.reduce((k, e) => k + e.length, 0),
-  };
-  const bare = best(quick ? 2 : 7, fast(c));
-  const full = best(quick ? 2 : 7, fast(c, withProps));
-  if (bare.value.stats.states !== refStats.states) {
-    throw new Error(`${s.name} × ${v.name}: ${bare.value.stats.states} ≠ ${refStats.states}`);
-  }
-  const g = record(c, 'graph', refStats, ref.ms);
-  const f = record(c, 'fast', bare.value.stats, bare.ms);
-  const fp = record(c, 'fast+properties', full.value.stats, full.ms);
-  const bytes = String(bare.value.stats.bytesPerState);
-  rows1.push([
-    s.name,
-    v.name,
-    n(refStats.states),
-    n(g),
-    n(f),
-    ratio(f, g),
-    n(fp),
-    ratio(fp, g),
-    bytes,
-  ]);
-}
-
-// (2) A space the reference engine is not run on.
-const rows2: string[][] = [];
-for (const c of quick ? [] : [[incident3, variant('retire-only')] as Case]) {
-  const runs: [string, Options][] = [
-    ['fast', {}],
-    ['fast+properties', withProps],
-    ['fast, exact keys', { exact: true }],
-  ];
-  for (const [label, extra] of runs) {
-    const { value: r, ms } = best(1, fast(c, extra));
-    const sps = record(c, label, r.stats, ms);
-    const p = r.collisionProbability?.toExponential(1) ?? '-';
-    const cells = [r.stats.states, r.stats.transitions, Math.round(ms), sps].map(n);
-    rows2.push([c[0].name, c[1].name, label, ...cells, String(r.stats.bytesPerState), p]);
-  }
-}
-
-// (3) Symmetry reduction: states and verdicts with and without.
-const symCases: Case[] = [
-  ...scenarios.map((s): Case => [s, variant('incident-2026')]),
-  ...variants.map((v): Case => [twins, v]),
-  ...variants.map((v): Case => [band3, v]),
-  [incident3, variant('fixed')],
-  ...(quick ? [] : [[incident3, variant('retire-only')] as Case]),
-];
 const verdict = (r: Result) => r.violations.map((x) => `${x.name}:${x.trace.length}`).join(', ');
-const rows3: string[][] = [];
-for (const c of symCases) {
-  const off = best(1, fast(c, withProps));
-  const on = best(1, fast(c, { ...withProps, symmetry: servingSymmetry(c[0]) }));
-  record(c, 'fast+properties, symmetry', on.value.stats, on.ms);
-  const [a, b] = [off.value, on.value];
-  const same = verdict(a) === verdict(b) && a.status === b.status;
-  rows3.push([
-    c[0].name,
-    c[1].name,
-    ...[a.stats.states, b.stats.states].map(n),
-    ratio(a.stats.states, b.stats.states),
-    ...[off.ms, on.ms].map((ms) => n(Math.round(ms))),
-    same ? `same (${a.status})` : `DIFFER: ${verdict(a)} / ${verdict(b)}`,
-  ]);
-}
 
-if (json) {
-  console.log(JSON.stringify(records, null, 2));
-} else {
-  console.log('Same machines, same run; st/s = best of several runs; ratio = fast ÷ graph.\n');
-  console.log(
+/**
+ * Runs every table; prints them unless `json`; returns one record per scenario × variant ×
+ * engine configuration. `quick` runs fewer repetitions and skips the large spaces;
+ * `largeSeconds` bounds each run of `incident-large`.
+ */
+export function engineBench(json: boolean, quick: boolean, largeSeconds = 60): BenchRecord[] {
+  const records: BenchRecord[] = [];
+  const print = (text: string) => {
+    if (!json) console.log(text);
+  };
+  /** Records a run; returns its states per second. */
+  const record = ([s, v]: Case, engine: string, stats: Measured, ms: number): number => {
+    const statesPerSecond = Math.round((stats.states / ms) * 1000);
+    records.push({
+      scenario: s.name,
+      variant: v.name,
+      engine,
+      ...stats,
+      bytesPerState: stats.bytesPerState ?? null,
+      ms: Math.round(ms),
+      statesPerSecond,
+    });
+    return statesPerSecond;
+  };
+
+  // (0) Time to the first counterexample, from building the machine; cold first, then warm.
+  const first: Case = [incident, variant('incident-2026')];
+  const firstOptions: Options = { ...withProps, stopAtFirstViolation: true };
+  // `fast(...)` is called inside the timed function: building the machine is timed too.
+  const coldRun = best(1, () => fast(first, firstOptions)());
+  const warmRun = best(quick ? 2 : 5, () => fast(first, firstOptions)());
+  const rows0 = [coldRun, warmRun].map(({ value, ms }, i) => {
+    record(first, `fast first counterexample ${i === 0 ? 'cold' : 'warm'}`, value.stats, ms);
+    const [v] = value.violations;
+    return [
+      first[0].name,
+      first[1].name,
+      i === 0 ? 'cold' : 'warm',
+      v ? `${v.name} (${v.trace.length} steps)` : 'none',
+      n(value.stats.states),
+      `${Math.round(ms)} ms`,
+    ];
+  });
+  print('Time to the first counterexample (building the machine included):\n');
+  print(table('scenario|variant|run|first violation|states|time', rows0));
+
+  // (1) Same machines, both engines.
+  const compared: Case[] = [
+    ...scenarios.flatMap((s) => ['incident-2026', 'fixed'].map((v): Case => [s, variant(v)])),
+    [{ ...incident, name: 'incident-faults', transferFaults: true }, variant('incident-2026')],
+    [incident3, variant('fixed')],
+  ];
+  const rows1: string[][] = [];
+  for (const c of compared) {
+    const [s, v] = c;
+    const ref = best(s.requests.length > 2 || quick ? 1 : 3, () => exploreScenario(s, v));
+    const refStats = {
+      states: ref.value.states.length,
+      transitions: ref.value.edges.reduce((k, e) => k + e.length, 0),
+    };
+    const bare = best(quick ? 2 : 7, fast(c));
+    const full = best(quick ? 2 : 7, fast(c, withProps));
+    if (bare.value.stats.states !== refStats.states) {
+      throw new Error(`${s.name} × ${v.name}: ${bare.value.stats.states} ≠ ${refStats.states}`);
+    }
+    const g = record(c, 'graph', refStats, ref.ms);
+    const f = record(c, 'fast', bare.value.stats, bare.ms);
+    const fp = record(c, 'fast+properties', full.value.stats, full.ms);
+    rows1.push([
+      s.name,
+      v.name,
+      n(refStats.states),
+      n(g),
+      n(f),
+      ratio(f, g),
+      n(fp),
+      ratio(fp, g),
+      String(bare.value.stats.bytesPerState),
+    ]);
+  }
+  print('\nSame machines, same run; st/s = best of several runs; ratio = fast ÷ graph.\n');
+  print(
     table(
       'scenario|variant|states|graph st/s|fast st/s|ratio|fast+props st/s|ratio|bytes/state',
       rows1,
     ),
   );
-  if (rows2.length > 0) {
-    console.log('\nA larger space (the reference engine is not run on it):\n');
-    const head = 'scenario|variant|engine|states|transitions|ms|st/s|bytes/state|P(collision)';
-    console.log(table(head, rows2));
+
+  // (2) A space the reference engine is not run on.
+  const rows2: string[][] = [];
+  for (const c of quick ? [] : [[incident3, variant('retire-only')] as Case]) {
+    const runs: [string, Options][] = [
+      ['fast', {}],
+      ['fast+properties', withProps],
+      ['fast, exact keys', { exact: true }],
+    ];
+    for (const [label, extra] of runs) {
+      const { value: r, ms } = best(1, fast(c, extra));
+      const sps = record(c, label, r.stats, ms);
+      const p = r.collisionProbability?.toExponential(1) ?? '-';
+      const cells = [r.stats.states, r.stats.transitions, Math.round(ms), sps].map(n);
+      rows2.push([c[0].name, c[1].name, label, ...cells, String(r.stats.bytesPerState), p]);
+    }
   }
-  console.log('\nSymmetry reduction (with the 13 properties):\n');
-  console.log(table('scenario|variant|states|with symmetry|reduction|ms|ms (sym)|verdicts', rows3));
+  if (rows2.length > 0) {
+    print('\nA larger space (the reference engine is not run on it):\n');
+    const head = 'scenario|variant|engine|states|transitions|ms|st/s|bytes/state|P(collision)';
+    print(table(head, rows2));
+  }
+
+  // (3) Symmetry reduction: states and verdicts with and without.
+  const symCases: Case[] = [
+    ...scenarios.map((s): Case => [s, variant('incident-2026')]),
+    ...variants.map((v): Case => [twins, v]),
+    ...variants.map((v): Case => [band3, v]),
+    [incident3, variant('fixed')],
+    ...(quick ? [] : [[incident3, variant('retire-only')] as Case]),
+  ];
+  const rows3: string[][] = [];
+  for (const c of symCases) {
+    const symmetry = { symmetry: servingSymmetry(c[0]), orbitSize: servingOrbitSize(c[0]) };
+    const off = best(1, fast(c, withProps));
+    const on = best(1, fast(c, { ...withProps, ...symmetry }));
+    record(c, 'fast+properties+symmetry', on.value.stats, on.ms);
+    const [a, b] = [off.value, on.value];
+    const same = verdict(a) === verdict(b) && a.status === b.status;
+    rows3.push([
+      c[0].name,
+      c[1].name,
+      ...[a.stats.states, b.stats.states, b.stats.unreducedStates ?? 0].map(n),
+      ratio(a.stats.states, b.stats.states),
+      ...[off.ms, on.ms].map((ms) => n(Math.round(ms))),
+      same ? `same (${a.status})` : `DIFFER: ${verdict(a)} / ${verdict(b)}`,
+    ]);
+  }
+  print('\nSymmetry reduction (with the 13 properties; unreduced = sum of orbit sizes):\n');
+  print(
+    table('scenario|variant|states|with symmetry|unreduced|reduction|ms|ms (sym)|verdicts', rows3),
+  );
+
+  // (4) The scale scenario, with symmetry and the properties, bounded by `largeSeconds`.
+  const rows4: string[][] = [];
+  for (const name of quick ? [] : ['fixed', 'incident-2026']) {
+    const c: Case = [incidentLarge, variant(name)];
+    const symmetry = { symmetry: servingSymmetry(c[0]), orbitSize: servingOrbitSize(c[0]) };
+    const bounded = { ...withProps, ...symmetry, maxSeconds: largeSeconds };
+    const { value: r, ms } = best(1, fast(c, bounded));
+    const sps = record(c, 'fast+properties+symmetry', { ...r.stats, status: r.status }, ms);
+    const cells = [r.stats.states, r.stats.unreducedStates ?? 0, r.stats.transitions];
+    rows4.push([
+      c[0].name,
+      c[1].name,
+      ...cells.map(n),
+      n(Math.round(ms)),
+      n(sps),
+      String(r.stats.bytesPerState),
+      r.status === 'violation' ? verdict(r) : r.status,
+    ]);
+  }
+  if (rows4.length > 0) {
+    print(
+      `\nincident-large (scenarios/large.ts), symmetry on, the 13 properties, at most ${largeSeconds} s:\n`,
+    );
+    const head = 'scenario|variant|states|unreduced|transitions|ms|st/s|bytes/state|verdict';
+    print(table(head, rows4));
+  }
+  return records;
+}
+
+/** `--large-seconds N` from the command line (default 60). */
+export function largeSecondsArg(argv: readonly string[]): number {
+  const at = argv.indexOf('--large-seconds');
+  const n = at === -1 ? 60 : Number(argv[at + 1]);
+  if (!(n > 0)) throw new Error('--large-seconds: must be a number of seconds > 0');
+  return n;
+}
+
+if (import.meta.url === `file://${process.argv[1]}`) {
+  const json = process.argv.includes('--json');
+  const quick = process.argv.includes('--quick');
+  const records = engineBench(json, quick, largeSecondsArg(process.argv));
+  if (json) for (const r of records) console.log(JSON.stringify(r));
 }

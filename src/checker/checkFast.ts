@@ -13,16 +13,11 @@ import { createServingMachine } from '../../machines/servingMachine.ts';
 import type { Variant } from '../../machines/variants.ts';
 import { explore } from '../engine/explore.ts';
 import { servingEvents } from '../engine/servingEvents.ts';
-import { servingSymmetry } from '../engine/servingSymmetry.ts';
+import { servingOrbitSize, servingSymmetry } from '../engine/servingSymmetry.ts';
 import type { Progress, StateProjection, Violation } from '../engine/types.ts';
 import type { CheckOptions } from './checkScenario.ts';
-import type {
-  LifecycleMove,
-  PropertyResult,
-  ScenarioResult,
-  Trace,
-  WitnessResult,
-} from './outcome.ts';
+import type { LifecycleMove, PropertyResult, ScenarioResult, Trace } from './outcome.ts';
+import { witnessResultsOf } from './outcome.ts';
 import { regionSnapshot, traceFrom } from './stepChanges.ts';
 
 /** Options of the fast engine beyond the reference engine's. */
@@ -31,6 +26,8 @@ export interface FastCheckOptions extends CheckOptions {
   readonly symmetry?: boolean;
   /** Store full state keys instead of 64-bit fingerprints. @default false */
   readonly exact?: boolean;
+  /** Stop (incomplete) once the V8 heap in use exceeds this many MiB (see `explore`). */
+  readonly maxMemory?: number;
   /** Called about once a second. */
   readonly onProgress?: (p: Progress) => void;
 }
@@ -110,8 +107,11 @@ export function checkScenarioFast(
     terminalInvariants: invariants('terminal'),
     ...(options.maxStates !== undefined ? { maxStates: options.maxStates } : {}),
     ...(options.maxSeconds !== undefined ? { maxSeconds: options.maxSeconds } : {}),
+    ...(options.maxMemory !== undefined ? { maxMemory: options.maxMemory } : {}),
     ...(options.exact ? { exact: true } : {}),
-    ...(options.symmetry ? { symmetry: servingSymmetry(scenario) } : {}),
+    ...(options.symmetry
+      ? { symmetry: servingSymmetry(scenario), orbitSize: servingOrbitSize(scenario) }
+      : {}),
     ...(options.onProgress ? { onProgress: options.onProgress } : {}),
     onState: (s, index) => {
       const state = plain(s);
@@ -142,13 +142,7 @@ export function checkScenarioFast(
     const message = prop.explain(plain(last)) ?? `${name} violated`;
     return { name, statement: prop.statement, status: 'violated', trace: traceOf(v, message) };
   });
-  const required = new Set(options.requiredWitnesses ?? []);
-  const witnessResults: WitnessResult[] = Object.entries(witnesses).map(([name, w]) => ({
-    name,
-    statement: w.statement,
-    reached: reached.has(name),
-    required: required.has(name),
-  }));
+  const witnessResults = witnessResultsOf((name) => reached.has(name), options.requiredWitnesses);
   // Sorted by their JSON text, as the reference engine sorts them.
   const coverage: LifecycleMove[] = [...moves]
     .map((key): LifecycleMove => {
@@ -168,6 +162,9 @@ export function checkScenarioFast(
     status: result.status,
     stats: {
       states: result.stats.states,
+      ...(result.stats.unreducedStates !== undefined
+        ? { unreducedStates: result.stats.unreducedStates }
+        : {}),
       transitions: result.stats.transitions,
       depth: result.stats.depth,
       ms: result.stats.ms,

@@ -3,6 +3,7 @@
  * wrong, a numbered step table, a reproduce line) and witness lines. Pure: Outcome in, text out.
  */
 import type { PropertyResult, ScenarioResult, Trace } from '../checker/outcome.ts';
+import type { Progress } from '../engine/types.ts';
 import { count, duration, plural } from '../export/numbers.ts';
 import { paint } from './style.ts';
 
@@ -93,12 +94,16 @@ export function reproduceLine(r: ScenarioResult, property: string, args: Scenari
   return `npx kvcheck check ${scenario} --variant ${r.variant} --invariant ${property}`;
 }
 
-/** One violated property: headline, statement, message, step table and reproduce line. */
+/**
+ * One violated property: headline, statement, message, step table and reproduce line (the
+ * `check` command line unless `reproduce` gives another).
+ */
 export function renderViolation(
   r: ScenarioResult,
   p: PropertyResult,
   args: ScenarioArgs,
   colour: boolean,
+  reproduce: string = reproduceLine(r, p.name, args),
 ): string {
   const trace = p.trace;
   if (!trace) return '';
@@ -110,23 +115,31 @@ export function renderViolation(
     '',
     indent(renderSteps(trace)),
     '',
-    indent(`Reproduce: ${reproduceLine(r, p.name, args)}`),
+    indent(`Reproduce: ${reproduce}`),
   ].join('\n');
 }
+
+const boundFlags = {
+  maxStates: 'max-states',
+  maxSeconds: 'max-seconds',
+  maxMemory: 'max-memory',
+} as const;
 
 /** The one-line summary of a run, quint style. */
 export function renderSummaryLine(r: ScenarioResult, colour: boolean): string {
   const where = `${r.scenario} × ${r.variant}`;
-  const size = `${plural(r.stats.states, 'state')}, ${duration(r.stats.ms)}`;
+  const unreduced =
+    r.stats.unreducedStates === undefined
+      ? ''
+      : ` under symmetry, ${count(r.stats.unreducedStates)} without`;
+  const size = `${plural(r.stats.states, 'state')}${unreduced}, ${duration(r.stats.ms)}`;
   if (r.status === 'ok')
     return `${paint(colour, 'green', '[ok]')} ${where}: no violation (${size})`;
   if (r.status === 'violation') {
     const names = r.properties.filter((p) => p.status === 'violated').map((p) => p.name);
     return `${paint(colour, 'red', '[violation]')} ${where}: ${names.join(', ')} (${size})`;
   }
-  const why = r.bound
-    ? `stopped at --${r.bound.reason === 'maxStates' ? 'max-states' : 'max-seconds'} ${r.bound.limit}`
-    : 'bounded';
+  const why = r.bound ? `stopped at --${boundFlags[r.bound.reason]} ${r.bound.limit}` : 'bounded';
   return `${paint(colour, 'yellow', '[incomplete]')} ${where}: ${why}; nothing is proven (${size})`;
 }
 
@@ -160,4 +173,14 @@ export function renderResults(
     parts.push('');
   }
   return parts.join('\n');
+}
+
+/**
+ * One progress line of a running search (no line break): distinct states, states per second,
+ * states queued for expansion and the V8 heap in use, in whole MiB.
+ */
+export function renderProgress(p: Progress): string {
+  const mib = Math.round(p.heapBytes / 2 ** 20);
+  const rate = count(Math.round(p.statesPerSecond));
+  return `${count(p.states)} states, ${rate} states/s, queue ${count(p.queue)}, heap ${count(mib)} MiB`;
 }

@@ -23,7 +23,8 @@ import type { ExploreOptions, ExploreResult, Violation } from './types.ts';
  * key omits the status, which matters only for a machine whose root completes and is then left
  * by a transition (a done and an active snapshot with equal value and context, which it merges
  * and this engine keeps apart). Returns `violation` with one shortest trace per violated
- * invariant, else `incomplete` if `maxStates` or `maxSeconds` stopped the search, else `ok`.
+ * invariant, else `incomplete` if `maxStates`, `maxSeconds` or `maxMemory` stopped the search,
+ * else `ok`.
  *
  * Throws `UnsupportedFeatureError` (`unsupported: <feature> at #<state id>`) for a machine
  * outside the subset (see `index.ts`), and whatever a guard or action throws.
@@ -47,6 +48,7 @@ export function explore<TContext, TEvent extends EventObject>(
     status,
     stats: {
       states,
+      ...(options.symmetry && options.orbitSize ? { unreducedStates: search.unreduced } : {}),
       transitions: search.transitions,
       depth: search.maxDepth,
       ms: Math.round(search.elapsed()),

@@ -45,6 +45,8 @@ export class Search<C, E extends EventObject> {
   readonly invariants: Check<C>[];
   readonly terminal: Check<C>[];
   transitions = 0;
+  /** Sum of `options.orbitSize` over the stored representatives (when given). */
+  unreduced = 0;
   /** The deepest level holding a stored state. */
   maxDepth = 0;
   private depth = 0;
@@ -147,6 +149,8 @@ export class Search<C, E extends EventObject> {
 
   private discovered(item: Item, depth: number): void {
     if (depth > this.maxDepth) this.maxDepth = depth;
+    const orbit = this.options.orbitSize;
+    if (orbit) this.unreduced += orbit(this.snapshot(item));
     this.options.onState?.(this.snapshot(item), item.index, depth);
     this.checkAll(this.invariants, item);
   }
@@ -166,20 +170,28 @@ export class Search<C, E extends EventObject> {
     this.expanded++;
     if ((this.expanded & 127) !== 1) return;
     const now = performance.now();
-    const maxSeconds = this.options.maxSeconds;
+    const { maxSeconds, maxMemory, onProgress } = this.options;
     if (maxSeconds !== undefined && now - this.started > maxSeconds * 1000) {
       this.bound = { reason: 'maxSeconds', limit: maxSeconds };
       this.stopped = true;
     }
-    const onProgress = this.options.onProgress;
-    if (!onProgress || now - this.lastProgress < (this.options.progressIntervalMs ?? 1000)) return;
+    const report =
+      onProgress !== undefined &&
+      now - this.lastProgress >= (this.options.progressIntervalMs ?? 1000);
+    if (maxMemory === undefined && !report) return;
+    const heapBytes = process.memoryUsage().heapUsed;
+    if (maxMemory !== undefined && heapBytes > maxMemory * 2 ** 20 && !this.stopped) {
+      this.bound = { reason: 'maxMemory', limit: maxMemory };
+      this.stopped = true;
+    }
+    if (!report) return;
     this.lastProgress = now;
     const states = this.store.size;
     onProgress({
       states,
       statesPerSecond: Math.round((states / (now - this.started)) * 1000),
       queue: this.pending + queued,
-      heapBytes: process.memoryUsage().heapUsed,
+      heapBytes,
     });
   }
 

@@ -1,18 +1,56 @@
 /**
  * Request signatures for the serving machine's symmetry canonicaliser: a request's region
- * states and its record without the read set, interned as one number. Neither part mentions
- * another request's id, so renaming requests moves signatures between ids without changing
- * them, and the signatures of an image are a permutation of the state's own. Numbers are
- * assigned in first-seen order, which is fixed once assigned, so ordering by them is a
- * consistent total order for the rest of the search.
+ * states (interned in first-seen order, fixed once assigned) and a 32-bit hash of its record
+ * without the read set, as one number. Neither part mentions another request's id, so renaming
+ * requests moves signatures between ids without changing them, and the signatures of an image
+ * are a permutation of the state's own. A signature is a function of the request's content
+ * alone, so ordering by signatures is a consistent total preorder for the rest of the search.
  */
 import type { RequestState } from '../../machines/context.ts';
+import { fmix32, hashString, mixA } from './fingerprint.ts';
 
-/** Interned signatures, cached per (immutable) region value and record object. */
+/** Mixes the plain JSON value `v` into `h`: tagged words in document order, keys left out. */
+function mixValue(h0: number, v: unknown): number {
+  let h = h0;
+  if (v === null || v === undefined) return mixA(h, 1);
+  switch (typeof v) {
+    case 'boolean':
+      return mixA(h, v ? 2 : 3);
+    case 'number':
+      return mixA(mixA(h, 4), (v | 0) === v ? v : hashString(String(v), 0, 0).a);
+    case 'string':
+      return mixA(mixA(h, 5), hashString(v, 0, 0).a);
+    case 'object':
+      if (Array.isArray(v)) {
+        h = mixA(mixA(h, 6), v.length);
+        for (let i = 0; i < v.length; i++) h = mixValue(h, v[i]);
+        return h;
+      }
+      h = mixA(h, 7);
+      for (const k in v) h = mixValue(h, (v as Record<string, unknown>)[k]);
+      return mixA(h, 8);
+    default:
+      return mixA(h, 9);
+  }
+}
+
+/**
+ * A request record's hash without its read set. Equal records (by JSON text) get equal hashes;
+ * unequal ones almost always differ, and when they do not, the canonicaliser only breaks a tie
+ * it did not need to (by comparing JSON texts), so a collision costs time, never correctness.
+ */
+function recordHash(r: RequestState): number {
+  let h = 0x2545f491;
+  for (const k in r) {
+    if (k !== 'reads') h = mixValue(h, (r as unknown as Record<string, unknown>)[k]);
+  }
+  return fmix32(h);
+}
+
+/** Signatures: interned region states, and hashes of request records. */
 export class SignatureTable {
   private readonly texts = new Map<string, number>();
   private readonly regions = new WeakMap<object, number>();
-  private readonly records = new WeakMap<object, number>();
 
   private intern(text: string): number {
     let id = this.texts.get(text);
@@ -34,23 +72,8 @@ export class SignatureTable {
     return id;
   }
 
-  private recordId(r: RequestState | undefined): number {
-    if (!r) return 0;
-    let id = this.records.get(r);
-    if (id === undefined) {
-      let text = 'r';
-      for (const [k, v] of Object.entries(r)) {
-        if (k === 'reads') continue;
-        text += typeof v === 'object' && v !== null ? `|${JSON.stringify(v)}` : `|${String(v)}`;
-      }
-      id = this.intern(text);
-      this.records.set(r, id);
-    }
-    return id;
-  }
-
   /** The signature of a request whose region states are `region` and record is `record`. */
   id(region: unknown, record: RequestState | undefined): number {
-    return this.regionId(region) * 2 ** 26 + this.recordId(record);
+    return this.regionId(region) * 2 ** 32 + (record ? recordHash(record) : 0);
   }
 }

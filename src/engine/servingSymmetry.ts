@@ -188,3 +188,58 @@ export function servingSymmetry(
     return rep ?? s;
   };
 }
+
+/** Equality of plain JSON data as `JSON.stringify` sees it (key order included). */
+function sameJson(a: unknown, b: unknown): boolean {
+  if (a === b) return true;
+  if (typeof a !== 'object' || typeof b !== 'object' || a === null || b === null) return false;
+  if (Array.isArray(a) !== Array.isArray(b)) return false;
+  const ka = Object.keys(a);
+  const kb = Object.keys(b);
+  if (ka.length !== kb.length) return false;
+  const ra = a as Record<string, unknown>;
+  const rb = b as Record<string, unknown>;
+  for (let i = 0; i < ka.length; i++) {
+    const k = ka[i] as string;
+    if (k !== kb[i] || !sameJson(ra[k], rb[k])) return false;
+  }
+  return true;
+}
+
+/**
+ * The orbit size of a state under `scenario`'s symmetry group: how many distinct states its
+ * images are (1 for a trivial group). Computed exactly by the orbit-stabiliser theorem as the
+ * group's order (the identity included) divided by the number of permutations that map the
+ * state to itself; only permutations that keep the vector of request signatures are imaged and
+ * compared. Summed over the representatives of a search, it is the number of states the search
+ * without symmetry finds.
+ */
+export function servingOrbitSize(
+  scenario: Scenario,
+): (s: StateProjection<ServingContext>) => number {
+  const group = servingSymmetryGroup(scenario);
+  if (group.length === 0) return () => 1;
+  const rids = scenario.requests.map((r) => r.id);
+  const position = new Map(rids.map((r, i) => [r, i]));
+  const perms = group.map((pi) => {
+    const inverse = inverseOf(pi);
+    return {
+      pi,
+      inverse,
+      source: rids.map((r) => position.get(inverse.get(r) ?? r) ?? 0),
+    };
+  });
+  const table = new SignatureTable();
+  const order = group.length + 1;
+  return (s) => {
+    const value = s.value as ServingValue;
+    const sigs = rids.map((r) => table.id(value[r], s.context.requests[r]));
+    let fixed = 1;
+    for (const { pi, inverse, source } of perms) {
+      if (!source.every((from, i) => sigs[from] === sigs[i])) continue;
+      const image = permuteState(s, pi, inverse);
+      if (sameJson(image.value, s.value) && sameJson(image.context, s.context)) fixed++;
+    }
+    return order / fixed;
+  };
+}

@@ -99,18 +99,37 @@ function kidHint(kids: readonly (HashNode | null)[], i: number, v: object): Hash
  */
 const retainedLeafSize = 16;
 
+/** A record's key list and its hash. */
+interface KeySet {
+  readonly keys: readonly string[];
+  readonly keysA: number;
+  readonly keysB: number;
+}
+
 /** Structural hasher; `hashTree` takes the parent's tree as a hint. */
 export class StructuralHasher {
   private readonly keys = new Map<string, Hash64>();
+  private readonly keySets = new Map<string, KeySet[]>();
+  /** The node handed out for small objects that no tree keeps (see `node`). */
+  private readonly scratch: { -readonly [K in keyof HashNode]: HashNode[K] } = {
+    a: 0,
+    b: 0,
+    obj: {},
+    size: 0,
+    kids: noKids,
+    keys: null,
+    keysA: 0,
+    keysB: 0,
+  };
   private a = 0;
   private b = 0;
 
   /** The hash tree of `context` (any JSON value; a primitive gets a leaf). */
   hashTree(context: unknown, hint: HashNode | null): HashNode {
-    if (typeof context === 'object' && context !== null) return this.node(context, hint);
+    if (typeof context === 'object' && context !== null) return this.node(context, hint, false);
     this.a = 0x3c6ef372;
     this.b = 0x9e3779b9;
-    this.add(context, null, null, 0);
+    this.add(context, null, 0);
     return {
       a: fmix32(this.a),
       b: fmix32(this.b),
@@ -121,6 +140,29 @@ export class StructuralHasher {
       keysA: 0,
       keysB: 0,
     };
+  }
+
+  /**
+   * The key-set hash of a record whose keys are `ks`, if a record with the same keys in the same
+   * order was hashed before: objects built by the same code share their key lists, so one
+   * lookup by the first key and a comparison replace hashing every key again.
+   */
+  private knownKeys(ks: readonly string[]): KeySet | null {
+    const list = this.keySets.get(ks[0] ?? '');
+    if (list === undefined) return null;
+    for (let i = 0; i < list.length; i++) {
+      const known = list[i] as KeySet;
+      if (sameKeys(known.keys, ks)) return known;
+    }
+    return null;
+  }
+
+  private rememberKeys(set: KeySet): void {
+    const first = set.keys[0] ?? '';
+    const list = this.keySets.get(first);
+    if (list === undefined) {
+      if (this.keySets.size < 4096) this.keySets.set(first, [set]);
+    } else if (list.length < 8) list.push(set);
   }
 
   private keyHash(k: string): Hash64 {
@@ -144,70 +186,93 @@ export class StructuralHasher {
     this.b = mixB(this.b, h.b ^ (saltB[tag] as number));
   }
 
-  /** Mixes value `v`, the entry at position `i`; object entries are recorded in `kids`. */
-  private add(
-    v: unknown,
-    kids: (HashNode | null)[] | null,
-    hint: HashNode | null,
-    i: number,
-  ): void {
+  /**
+   * Mixes value `v`, the entry at position `i` of an object whose hint is `hint`. Returns the
+   * node to keep for it in its parent's tree, or null (a primitive, or a small object of
+   * primitives, which is cheaper to hash again than to keep).
+   */
+  private add(v: unknown, hint: HashNode | null, i: number): HashNode | null {
     switch (typeof v) {
       case 'string':
         this.tagged(T_STR, v);
-        break;
+        return null;
       case 'number':
         if ((v | 0) === v) this.word(T_INT, v);
         else if (Number.isFinite(v)) this.tagged(T_NUM, String(v));
         else this.word(T_NULL, 0);
-        break;
+        return null;
       case 'boolean':
         this.word(v ? T_TRUE : T_FALSE, 0);
-        break;
-      case 'object':
-        if (v === null) this.word(T_NULL, 0);
-        else if (typeof (v as { toJSON?: unknown }).toJSON === 'function') {
-          // JSON.stringify serialises what toJSON returns, in the object's place.
-          this.add((v as { toJSON: () => unknown }).toJSON(), kids, null, i);
-          return;
-        } else {
-          const h = this.node(v, hint === null ? null : kidHint(hint.kids, i, v));
-          this.a = mixA(this.a, h.a ^ (saltA[T_OBJ] as number));
-          this.b = mixB(this.b, h.b ^ (saltB[T_OBJ] as number));
-          kids?.push(h.kids === noKids && h.size < retainedLeafSize ? null : h);
-          return;
+        return null;
+      case 'object': {
+        if (v === null) {
+          this.word(T_NULL, 0);
+          return null;
         }
-        break;
+        if (typeof (v as { toJSON?: unknown }).toJSON === 'function') {
+          // JSON.stringify serialises what toJSON returns, in the object's place.
+          return this.add((v as { toJSON: () => unknown }).toJSON(), null, i);
+        }
+        const h = this.node(v, hint === null ? null : kidHint(hint.kids, i, v), true);
+        this.a = mixA(this.a, h.a ^ (saltA[T_OBJ] as number));
+        this.b = mixB(this.b, h.b ^ (saltB[T_OBJ] as number));
+        return h === this.scratch ? null : h;
+      }
       default:
         this.word(T_NULL, 0);
+        return null;
     }
-    kids?.push(null);
   }
 
-  private node(v: object, hint: HashNode | null): HashNode {
+  /**
+   * The node of object `v`. With `scratchOk`, a small object of primitives (one that its
+   * parent's tree does not keep) gets the shared scratch node, valid until the next call.
+   */
+  private node(v: object, hint: HashNode | null, scratchOk: boolean): HashNode {
     if (hint !== null && hint.obj === v) return hint;
     const saveA = this.a;
     const saveB = this.b;
     this.a = 0x7f4a7c15;
     this.b = 0x1b873593;
-    const kids: (HashNode | null)[] = [];
+    // Most objects hold primitives only: the row of kids is built on the first object entry.
+    let kids: (HashNode | null)[] | null = null;
     let keys: readonly string[] | null = null;
     let keysA = 0;
     let keysB = 0;
     if (Array.isArray(v)) {
       this.word(T_ARR, v.length);
-      for (let i = 0; i < v.length; i++) this.add(v[i], kids, hint, i);
+      for (let i = 0; i < v.length; i++) {
+        const kid = this.add(v[i], hint, i);
+        if (kid === null) continue;
+        kids = kids ?? new Array<HashNode | null>(v.length).fill(null);
+        kids[i] = kid;
+      }
     } else {
       // Contexts are plain data (checked on the initial state): own enumerable keys, in order.
       const ks = Object.keys(v);
       const vals = Object.values(v);
       let skipped = false;
+      let at = 0;
       for (let i = 0; i < vals.length; i++) {
         const x = vals[i];
-        if (skippedByJson(x)) skipped = true;
-        else this.add(x, kids, hint, kids.length);
+        if (skippedByJson(x)) {
+          skipped = true;
+          continue;
+        }
+        const kid = this.add(x, hint, at);
+        if (kid !== null) {
+          kids = kids ?? new Array<HashNode | null>(vals.length).fill(null);
+          kids[at] = kid;
+        }
+        at++;
       }
-      if (!skipped && hint !== null && hint.keys !== null && sameKeys(hint.keys, ks)) {
-        ({ keys, keysA, keysB } = hint);
+      const known = skipped
+        ? null
+        : hint !== null && hint.keys !== null && sameKeys(hint.keys, ks)
+          ? hint
+          : this.knownKeys(ks);
+      if (known !== null) {
+        ({ keys, keysA, keysB } = known);
       } else {
         const saveValuesA = this.a;
         const saveValuesB = this.b;
@@ -221,24 +286,22 @@ export class StructuralHasher {
         keys = skipped ? null : ks;
         this.a = saveValuesA;
         this.b = saveValuesB;
+        if (keys !== null) this.rememberKeys({ keys, keysA, keysB });
       }
       this.a = mixA(this.a, keysA ^ (saltA[T_KEY] as number));
       this.b = mixB(this.b, keysB ^ (saltB[T_KEY] as number));
     }
-    // Most objects hold primitives only; share one empty array instead of a row of nulls.
-    const anyKid = kids.some((k) => k !== null);
-    const h: HashNode = {
-      a: fmix32(this.a),
-      b: fmix32(this.b),
-      obj: v,
-      size: Array.isArray(v) ? v.length : (keys?.length ?? 0),
-      kids: anyKid ? kids : noKids,
-      keys,
-      keysA,
-      keysB,
-    };
+    const a = fmix32(this.a);
+    const b = fmix32(this.b);
     this.a = saveA;
     this.b = saveB;
-    return h;
+    const size = Array.isArray(v) ? v.length : (keys?.length ?? 0);
+    if (kids === null && scratchOk && size < retainedLeafSize) {
+      const scratch = this.scratch;
+      scratch.a = a;
+      scratch.b = b;
+      return scratch;
+    }
+    return { a, b, obj: v, size, kids: kids ?? noKids, keys, keysA, keysB };
   }
 }

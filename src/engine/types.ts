@@ -65,6 +65,13 @@ export interface ExploreOptions<TContext, TEvent extends EventObject> {
   /** The search stops (status `incomplete`) after this many seconds. @default Infinity */
   readonly maxSeconds?: number;
   /**
+   * The search stops (status `incomplete`) once the V8 heap in use
+   * (`process.memoryUsage().heapUsed`: the whole process's JavaScript heap, the store, the queue
+   * and garbage not yet collected) exceeds this many MiB. Checked with `maxSeconds`, every 128
+   * expanded states, starting after the first. @default Infinity
+   */
+  readonly maxMemory?: number;
+  /**
    * Store full keys (configuration key and context JSON) in a `Map` instead of 64-bit
    * fingerprints: no collision risk, but two bytes per key character (about 4 KB per state for
    * a 3-request kvcheck scenario) instead of about 30 bytes. @default false
@@ -79,6 +86,12 @@ export interface ExploreOptions<TContext, TEvent extends EventObject> {
    * its own representative. @default none (no reduction)
    */
   readonly symmetry?: (state: SnapshotLike<TContext>) => StateProjection<TContext>;
+  /**
+   * With `symmetry`: the number of distinct states in the symmetry class of a representative
+   * (its orbit), at least 1. Summed over the stored representatives it gives
+   * `stats.unreducedStates`, the size of the space they stand for. @default none
+   */
+  readonly orbitSize?: (representative: SnapshotLike<TContext>) => number;
   /** Input for the machine's context factory, as `initialTransition(machine, input)`. */
   readonly input?: unknown;
   /**
@@ -100,6 +113,11 @@ export interface ExploreOptions<TContext, TEvent extends EventObject> {
 export interface ExploreStats {
   /** Distinct states stored (representatives, when `symmetry` is set). */
   readonly states: number;
+  /**
+   * With `symmetry` and `orbitSize`: the sum of the orbit sizes of the stored representatives,
+   * i.e. how many states of the unreduced space they stand for. Absent otherwise.
+   */
+  readonly unreducedStates?: number;
   /**
    * Enabled (state, offered event) pairs: the macrostep changed XState's snapshot (an `assign`
    * ran, the configuration changed, or the root completed), i.e. `transition(...)[0]` is a new
@@ -132,7 +150,8 @@ export interface Violation<TContext, TEvent extends EventObject> {
 
 /** What stopped a bounded search. */
 export interface ExploreBound {
-  readonly reason: 'maxStates' | 'maxSeconds';
+  /** `maxMemory`'s limit is in MiB. */
+  readonly reason: 'maxStates' | 'maxSeconds' | 'maxMemory';
   readonly limit: number;
 }
 
@@ -143,7 +162,7 @@ export interface ExploreResult<TContext, TEvent extends EventObject> {
   readonly stats: ExploreStats;
   /** One entry per violated invariant, in the order the options list them. */
   readonly violations: readonly Violation<TContext, TEvent>[];
-  /** Set when `maxStates` or `maxSeconds` ended the search early. */
+  /** Set when `maxStates`, `maxSeconds` or `maxMemory` ended the search early. */
   readonly bound?: ExploreBound;
   /**
    * Fingerprint mode only: an estimate of the probability that two distinct reachable states

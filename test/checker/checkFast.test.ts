@@ -4,12 +4,14 @@
  * same lifecycle coverage, on every built-in scenario under every variant and on scenarios with
  * faults, client aborts and chunked prefill.
  */
-import type { Scenario } from '../../machines/scenario.ts';
+import { maxReqInputLen, type Scenario } from '../../machines/scenario.ts';
 import { findVariant, variants } from '../../machines/variants.ts';
 import { happy, incident, scenarios } from '../../scenarios/index.ts';
+import { incidentLarge } from '../../scenarios/large.ts';
 import { checkScenarioFast } from '../../src/checker/checkFast.ts';
 import { checkScenario } from '../../src/checker/checkScenario.ts';
 import type { ScenarioResult } from '../../src/checker/outcome.ts';
+import { servingSymmetryGroup } from '../../src/engine/servingSymmetry.ts';
 
 function comparable(r: ScenarioResult) {
   const { engine: _engine, ...rest } = r;
@@ -48,5 +50,69 @@ describe('the fast engine’s bounds', () => {
     const r = checkScenarioFast(incident, fixed, { maxStates: 20 });
     expect(r.status).toBe('incomplete');
     expect(r.properties.every((p) => p.status === 'unknown')).toBe(true);
+  });
+
+  it('reports incomplete with what was explored when the memory bound stops it', () => {
+    const fixed = findVariant('fixed');
+    if (!fixed) throw new Error('no fixed variant');
+    // 1 MiB is below any heap Node runs in: the bound stops the search at its first check.
+    const r = checkScenarioFast(incident, fixed, { maxMemory: 1 });
+    expect(r.status).toBe('incomplete');
+    expect(r.bound).toEqual({ reason: 'maxMemory', limit: 1 });
+    expect(r.stats.states).toBeGreaterThan(0);
+    expect(r.stats.states).toBeLessThan(126);
+    expect(r.stats.transitions).toBeGreaterThan(0);
+    expect(r.properties.every((p) => p.status === 'unknown')).toBe(true);
+  });
+});
+
+describe('the fast engine under symmetry', () => {
+  /** Incident's two tenants with identical requests: swapping them is a symmetry. */
+  const twins: Scenario = {
+    ...incident,
+    name: 'twins',
+    requests: [
+      { id: 'a1', tenant: 'A', promptLen: 3, outputLen: 2 },
+      { id: 'b1', tenant: 'B', promptLen: 3, outputLen: 2 },
+    ],
+  };
+  it.each(['incident-2026', 'retire-only'])(
+    'counts the unreduced space exactly, as a run without symmetry does (%s)',
+    (name) => {
+      const variant = findVariant(name);
+      if (!variant) throw new Error(`no variant ${name}`);
+      const off = checkScenarioFast(twins, variant);
+      const on = checkScenarioFast(twins, variant, { symmetry: true });
+      expect(on.stats.states).toBeLessThan(off.stats.states);
+      expect(on.stats.unreducedStates).toBe(off.stats.states);
+      expect(off.stats.unreducedStates).toBeUndefined();
+      expect(on.status).toBe(off.status);
+    },
+  );
+});
+
+describe('incident-large, the scale scenario', () => {
+  it('keeps the incident’s order relations, with two-chunk prefill, faults and aborts', () => {
+    const s = incidentLarge;
+    const b1 = s.requests.find((r) => r.id === 'b1');
+    if (!b1) throw new Error('no b1');
+    expect(new Set(s.requests.map((r) => r.tenant)).size).toBe(3);
+    expect(s.requests).toHaveLength(4);
+    expect(b1.promptLen).toBeLessThan(s.contextLen);
+    expect(b1.promptLen).toBeGreaterThanOrEqual(maxReqInputLen(s, 'prefill'));
+    expect(b1.promptLen).toBeLessThan(maxReqInputLen(s, 'decode'));
+    expect(s.contextLen).toBeGreaterThan(s.prefillPoolTokens);
+    expect(s).toMatchObject({ prefillChunks: 2, transferFaults: true, clientAborts: true });
+    expect(servingSymmetryGroup(s)).toHaveLength(1);
+  });
+
+  it('ends incomplete, never ok, under a state bound, counting the unreduced states too', () => {
+    const fixed = findVariant('fixed');
+    if (!fixed) throw new Error('no fixed variant');
+    const r = checkScenarioFast(incidentLarge, fixed, { symmetry: true, maxStates: 3000 });
+    expect(r.status).toBe('incomplete');
+    expect(r.stats.states).toBe(3000);
+    expect(r.stats.unreducedStates).toBeGreaterThan(3000);
+    expect(r.stats.unreducedStates).toBeLessThanOrEqual(6000);
   });
 });

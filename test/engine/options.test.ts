@@ -1,7 +1,7 @@
 /**
- * `explore`'s options and result fields: exact keys agree with fingerprints, bounds end in
- * `incomplete` (never `ok`), the first-violation stop keeps traces shortest, callbacks see
- * every state and transition, and input reaches the context factory.
+ * `explore`'s options and result fields: exact keys agree with fingerprints, bounds (states,
+ * seconds, memory) end in `incomplete` (never `ok`), the first-violation stop keeps traces
+ * shortest, callbacks see every state and transition, and input reaches the context factory.
  */
 import { assign, setup } from 'xstate';
 import { properties } from '../../invariants/index.ts';
@@ -72,6 +72,17 @@ describe('explore options', () => {
     const r = run({ maxSeconds: 1e-9, invariants: {}, terminalInvariants: {} });
     expect(r.status).toBe('incomplete');
     expect(r.bound).toEqual({ reason: 'maxSeconds', limit: 1e-9 });
+  });
+
+  it('ends in incomplete at maxMemory, with what it explored', () => {
+    const r = run({ maxMemory: 1, invariants: {}, terminalInvariants: {} });
+    expect(r.status).toBe('incomplete');
+    expect(r.bound).toEqual({ reason: 'maxMemory', limit: 1 });
+    expect(r.stats.states).toBeGreaterThan(1);
+    expect(r.stats.states).toBeLessThan(full.stats.states);
+    const roomy = run({ maxMemory: 1e6 });
+    expect(roomy.bound).toBeUndefined();
+    expect(roomy.stats.states).toBe(full.stats.states);
   });
 
   it('stops at the first violation with a shortest trace', () => {

@@ -4,7 +4,8 @@
  * properties, and each shortest trace length) is the same with and without it, on every
  * built-in scenario × variant and on scenarios with symmetric requests (a 3-request incident,
  * and two tenants with identical requests). Traces found under reduction are real runs: they
- * replay through XState's `transition()` to a violating state.
+ * replay through XState's `transition()` to a violating state. The orbit sizes of the
+ * representatives add up to the state count of the run without symmetry.
  */
 import { initialTransition, transition } from 'xstate';
 import { properties } from '../../invariants/index.ts';
@@ -19,6 +20,7 @@ import { explore } from '../../src/engine/index.ts';
 import { servingEvents } from '../../src/engine/servingEvents.ts';
 import {
   permuteState,
+  servingOrbitSize,
   servingSymmetry,
   servingSymmetryGroup,
 } from '../../src/engine/servingSymmetry.ts';
@@ -61,7 +63,9 @@ function run(scenario: Scenario, variant: Variant, symmetric: boolean) {
     events: servingEvents(scenario.requests.map((r) => r.id)),
     invariants: stateChecks,
     terminalInvariants: terminalChecks,
-    ...(symmetric ? { symmetry: servingSymmetry(scenario) } : {}),
+    ...(symmetric
+      ? { symmetry: servingSymmetry(scenario), orbitSize: servingOrbitSize(scenario) }
+      : {}),
   });
   return { machine, result };
 }
@@ -134,6 +138,7 @@ describe('verdicts with and without symmetry', () => {
     const on = run(scenario, variant, true).result;
     expect(verdict(on)).toEqual(verdict(off));
     expect(on.stats.states).toBe(off.stats.states);
+    expect(on.stats.unreducedStates).toBe(off.stats.states);
   });
 
   it.each(symmetric)('%s: identical, with fewer states', (_name, scenario, variant) => {
@@ -142,6 +147,9 @@ describe('verdicts with and without symmetry', () => {
     expect(verdict(on)).toEqual(verdict(off));
     expect(on.status).toBe(off.status);
     expect(on.stats.states).toBeLessThan(off.stats.states);
+    // The orbits of the representatives add up to the unreduced space, exactly.
+    expect(on.stats.unreducedStates).toBe(off.stats.states);
+    expect(off.stats.unreducedStates).toBeUndefined();
     for (const v of on.violations) {
       let [snap] = initialTransition(machine);
       for (const step of v.trace) [snap] = transition(machine, snap, step.event);

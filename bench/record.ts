@@ -1,0 +1,28 @@
+/**
+ * The record `npm run bench -- --json` prints, one JSON object per line, per scenario × variant
+ * × engine configuration.
+ */
+
+/** One measured run. */
+export interface BenchRecord {
+  readonly scenario: string;
+  readonly variant: string;
+  /**
+   * `graph` (kvcheck's reference engine), `graph-defaults` (`getAdjacencyMap` with its
+   * defaults), `fast`, or `fast` with a suffix naming what was added (`+properties`,
+   * `+symmetry`, `exact keys`, `first counterexample`).
+   */
+  readonly engine: string;
+  /** Distinct states stored (representatives under symmetry). */
+  readonly states: number;
+  readonly transitions: number;
+  /** Wall-clock milliseconds of the run (the best of several where the table says so). */
+  readonly ms: number;
+  readonly statesPerSecond: number;
+  /** The fast engine's visited-state store per state; null for the reference engines. */
+  readonly bytesPerState: number | null;
+  /** Under symmetry: the states of the unreduced space the representatives stand for. */
+  readonly unreducedStates?: number;
+  /** The run's verdict, where it matters (`ok`, `violation`, `incomplete`). */
+  readonly status?: string;
+}

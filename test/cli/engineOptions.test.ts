@@ -1,0 +1,93 @@
+/**
+ * The fast engine's command-line options: `--max-memory` ends in `incomplete` (exit 3) with what
+ * was explored and refuses bad values with one `error:` line (exit 2); `--symmetry on` reports
+ * the representatives and the unreduced count, in text and JSON; the progress line names
+ * states, states per second, queue and heap, and is never printed with `--json`.
+ */
+import { describe, expect, it } from 'vitest';
+import { renderProgress } from '../../src/cli/render.ts';
+import { run } from './runCli.ts';
+
+const incidentFixed = ['check', '--scenario', 'incident', '--variant', 'fixed'];
+
+describe('--max-memory', () => {
+  it('stops with incomplete (exit 3) and reports what was explored', async () => {
+    const r = await run(...incidentFixed, '--max-memory', '1', '--json');
+    expect(r.code).toBe(3);
+    const [result] = JSON.parse(r.out).results;
+    expect(result.status).toBe('incomplete');
+    expect(result.bound).toEqual({ reason: 'maxMemory', limit: 1 });
+    expect(result.stats.states).toBeGreaterThan(0);
+    expect(result.stats.transitions).toBeGreaterThan(0);
+    expect(result.properties.every((p: { status: string }) => p.status === 'unknown')).toBe(true);
+  });
+
+  it('names the bound in the text summary', async () => {
+    const r = await run(...incidentFixed, '--max-memory', '1');
+    expect(r.code).toBe(3);
+    expect(r.out).toMatch(/\[incomplete\] incident × fixed: stopped at --max-memory 1; /);
+  });
+
+  it('does not stop a run that stays within a generous bound', async () => {
+    const r = await run(...incidentFixed, '--max-memory', '100000', '--json');
+    expect(r.code).toBe(0);
+    expect(JSON.parse(r.out).results[0].stats.states).toBe(126);
+  });
+
+  it.each([
+    ['0', 'error: --max-memory: must be a whole number >= 1 (got "0")'],
+    ['-5', 'error: --max-memory: must be a whole number >= 1 (got "-5")'],
+    ['1.5', 'error: --max-memory: must be a whole number >= 1 (got "1.5")'],
+    ['lots', 'error: --max-memory: must be a whole number >= 1 (got "lots")'],
+  ])('refuses --max-memory %s with one line and exit 2', async (value, line) => {
+    const r = await run(...incidentFixed, '--max-memory', value);
+    expect(r.code).toBe(2);
+    expect(r.out).toBe('');
+    expect(r.err).toBe(`${line}\n`);
+  });
+
+  it('refuses it with the reference engine', async () => {
+    const r = await run(...incidentFixed, '--engine', 'graph', '--max-memory', '100');
+    expect(r.code).toBe(2);
+    expect(r.err).toBe(
+      'error: --max-memory needs --engine fast; the reference engine has no memory bound\n',
+    );
+  });
+});
+
+describe('--symmetry on', () => {
+  it('gives the representatives and the unreduced count in JSON and text', async () => {
+    const json = await run(...incidentFixed, '--symmetry', 'on', '--json');
+    const stats = JSON.parse(json.out).results[0].stats;
+    // The built-in scenario's requests differ, so every orbit is a single state.
+    expect(stats).toMatchObject({ states: 126, unreducedStates: 126 });
+    const text = await run(...incidentFixed, '--symmetry', 'on');
+    expect(text.out).toContain('126 states under symmetry, 126 without');
+  });
+
+  it('leaves the unreduced count out when symmetry is off', async () => {
+    const json = await run(...incidentFixed, '--json');
+    expect(JSON.parse(json.out).results[0].stats.unreducedStates).toBeUndefined();
+  });
+});
+
+describe('the progress line', () => {
+  it('shows distinct states, states per second, queue and heap', () => {
+    const line = renderProgress({
+      states: 1234567,
+      statesPerSecond: 45678.4,
+      queue: 8901,
+      heapBytes: 300 * 2 ** 20 + 1,
+    });
+    expect(line).toBe('1,234,567 states, 45,678 states/s, queue 8,901, heap 300 MiB');
+    expect(line).not.toContain('\n');
+  });
+
+  it('is wired to the terminal without --json and never touched with it', async () => {
+    // Each run ends by clearing its progress line; with --json the line is not used at all.
+    const text = await run(...incidentFixed);
+    expect(text.progress).toContain('');
+    const json = await run(...incidentFixed, '--json');
+    expect(json.progress).toEqual([]);
+  });
+});
