@@ -1,6 +1,7 @@
 /**
  * The registry of properties and witnesses, by export name, in the order reports list them.
  */
+import { auxSlotIntegrity } from './aux.ts';
 import { coverageBeforeCommit, noCrossTenantRead, rejectedNeverHandedOff } from './isolation.ts';
 import {
   exclusivePageOwnership,
@@ -8,11 +9,13 @@ import {
   noWriteAfterFree,
   poolAccounting,
 } from './pool.ts';
+import { prefixSharingRespectsSalt } from './prefixCache.ts';
 import type { Property, Witness } from './property.ts';
 import { errorReachesClient, kvPollMonotone, singleTerminalResponse } from './protocol.ts';
 import { everyRequestAnswered, noDeadlock, noLeakAtQuiescence } from './quiescence.ts';
 import { pageReusedAcrossTenants, someRequestDecoded, someRequestRejected } from './witnesses.ts';
 
+export { auxSlotIntegrity } from './aux.ts';
 export { coverageBeforeCommit, noCrossTenantRead, rejectedNeverHandedOff } from './isolation.ts';
 export {
   exclusivePageOwnership,
@@ -20,6 +23,7 @@ export {
   noWriteAfterFree,
   poolAccounting,
 } from './pool.ts';
+export { prefixSharingRespectsSalt } from './prefixCache.ts';
 export type { Property, PropertyKind, Witness } from './property.ts';
 export { property, witness } from './property.ts';
 export { errorReachesClient, kvPollMonotone, singleTerminalResponse } from './protocol.ts';
@@ -38,6 +42,8 @@ export const properties: Readonly<Record<string, Property>> = {
   kvPollMonotone,
   errorReachesClient,
   singleTerminalResponse,
+  auxSlotIntegrity,
+  prefixSharingRespectsSalt,
   poolAccounting,
   noDeadlock,
   everyRequestAnswered,

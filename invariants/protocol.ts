@@ -10,6 +10,7 @@ const pollOfState: Readonly<Record<string, number>> = {
   bootstrapping: kvPoll.bootstrapping,
   waitingForInput: kvPoll.waitingForInput,
   transferring: kvPoll.transferring,
+  draining: kvPoll.failed,
   success: kvPoll.success,
   failed: kvPoll.failed,
 };

@@ -3,6 +3,7 @@
  * answer, and no page is still held. They stand in for liveness on the finite, acyclic spaces
  * kvcheck explores: every run ends in a terminal state.
  */
+import { cachedPages } from '../machines/prefixCache.ts';
 import { property } from './property.ts';
 import { heldPages, regionIn, regionPath, requestIds, who } from './vocabulary.ts';
 
@@ -11,7 +12,7 @@ export const noDeadlock = property(
   'Where no step is possible, every request has finished on both the prefill and the decode side.',
   {
     guards:
-      'waiting must end: a decode request whose handshake can no longer come times out (SGLANG_DISAGGREGATION_WAITING_TIMEOUT)',
+      'waiting must end: a request whose handshake can no longer come times out (decode: SGLANG_DISAGGREGATION_WAITING_TIMEOUT; prefill: the sender’s bootstrap timeout)',
     kind: 'terminal',
   },
   (s) => {
@@ -42,7 +43,7 @@ export const everyRequestAnswered = property(
 
 /** Where nothing can move, every page is free. */
 export const noLeakAtQuiescence = property(
-  'Where no step is possible, every page of both pools is free.',
+  'Where no step is possible, every page of both pools is free, or an unlocked prefix-cache page.',
   { guards: 'SGLang’s idle memory check; #36926 (late chunk result leaks KV)', kind: 'terminal' },
   (s) => {
     for (const node of ['prefill', 'decode'] as const) {
@@ -51,7 +52,16 @@ export const noLeakAtQuiescence = property(
       if (first)
         return `${node} page ${first.page} is still held by ${who(s, first.rid)} at quiescence`;
       const pool = node === 'prefill' ? s.context.prefillPool : s.context.decodePool;
-      if (pool.free.length !== pool.owner.length) {
+      // An unlocked prefix-cache page is evictable, hence available (SGLang's idle check counts
+      // available + evictable); a locked one is still in use.
+      const locked = Object.values(s.context.requests).find(
+        (r) => (r.cachedPrefix?.lockRef ?? 0) > 0,
+      );
+      if (node === 'prefill' && locked?.cachedPrefix) {
+        return `prefill cache pages ${locked.cachedPrefix.pages.join(', ')} are still locked at quiescence`;
+      }
+      const evictable = node === 'prefill' ? cachedPages(s.context).length : 0;
+      if (pool.free.length + evictable !== pool.owner.length) {
         return `${node} pool: ${pool.free.length} of ${pool.owner.length} pages free at quiescence`;
       }
     }

@@ -4,6 +4,7 @@
  * mean the same thing serialise to the same key.
  */
 import { createPool, type PagePool } from './kvPagePool.ts';
+import { prefixCacheFields, prefixCacheOn } from './prefixCache.ts';
 import {
   type NodeRole,
   poolPages,
@@ -80,6 +81,28 @@ export interface RequestState {
   readonly pollPeak: number;
   /** Ghost: the room has been Failed. */
   readonly pollFailed: boolean;
+  /**
+   * With `lateWrites`: the destination pages decode sent in its metadata (`dst_kv_indices`),
+   * which a late write still targets after decode has let them go. Absent otherwise.
+   */
+  readonly dstPages?: readonly number[];
+  /** With `lateWrites`: decode keeps its pages until the room's in-flight write has drained. */
+  readonly releaseDeferred?: boolean;
+  /** With `auxSlots`: the metadata slot decode holds for this request, or null. */
+  readonly auxSlot?: number | null;
+  /** With `auxSlots`: the slot index sent in the metadata (`dst_aux_index`), or null. */
+  readonly dstAux?: number | null;
+  /** With `auxSlots`: the slot that now holds this room's aux data, or null (none, or reset). */
+  readonly auxIn?: number | null;
+  /** With `auxSlots`, ghost: decode took the first token from aux written for another room. */
+  readonly firstTokenForeign?: boolean;
+  /**
+   * With the prefix cache: the cache node this request inserted when prefill released it
+   * (its prefix pages, now owned by no request) and how many requests have it locked; or null.
+   */
+  readonly cachedPrefix?: { readonly pages: readonly number[]; readonly lockRef: number } | null;
+  /** With the prefix cache: the cached pages this request's prefill row starts with (locked). */
+  readonly prefixPages?: readonly number[];
 }
 
 /** The composed system's context. */
@@ -89,6 +112,8 @@ export interface ServingContext {
   readonly prefillPool: PagePool;
   readonly decodePool: PagePool;
   readonly requests: Readonly<Record<RequestId, RequestState>>;
+  /** With `auxSlots`: decode's free metadata slots, head first. Absent otherwise. */
+  readonly auxFree?: readonly number[];
 }
 
 /** A request before dispatch. */
@@ -125,12 +150,29 @@ export function initialContext(scenario: Scenario): ServingContext {
   const requests: Record<RequestId, RequestState> = {};
   for (const r of scenario.requests) {
     tenants[r.id] = r.tenant;
-    requests[r.id] = initialRequestState();
+    requests[r.id] = { ...initialRequestState(), ...mechanismFields(scenario) };
   }
   return {
     tenants,
     prefillPool: createPool(poolPages(scenario, 'prefill'), scenario.pageSize),
     decodePool: createPool(poolPages(scenario, 'decode'), scenario.pageSize),
     requests,
+    ...(scenario.auxSlots === undefined
+      ? {}
+      : { auxFree: Array.from({ length: scenario.auxSlots }, (_, i) => i) }),
+  };
+}
+
+/**
+ * The initial values of the request fields that only the scenario's optional mechanisms use;
+ * empty when none is on, so the built-in scenarios' states stay exactly as they were.
+ */
+export function mechanismFields(scenario: Scenario): Partial<RequestState> {
+  return {
+    ...(scenario.lateWrites ? { dstPages: [], releaseDeferred: false } : {}),
+    ...(scenario.auxSlots === undefined
+      ? {}
+      : { auxSlot: null, dstAux: null, auxIn: null, firstTokenForeign: false }),
+    ...(prefixCacheOn(scenario) ? prefixCacheFields() : {}),
   };
 }

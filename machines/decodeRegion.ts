@@ -12,7 +12,11 @@
  * transferred KV covers what was preallocated. A request whose handshake can no longer come
  * (prefill retired it at admission) fails on `TIMEOUT`; it holds no pages yet.
  *
- * Left out: the decode radix cache, retraction, deferred release on abort, metadata slots.
+ * With `auxSlots`, commit also checks that the aux data in the request's metadata slot carries
+ * its own room (#17430) and fails the request otherwise. With `lateWrites`, an abort while a
+ * write for the room is in flight keeps the pages until it drains (see `releasePages`).
+ *
+ * Left out: the decode radix cache, retraction.
  */
 import { and, not } from 'xstate';
 import { forRequest, inState, notify, stateId } from './regionIds.ts';
@@ -42,6 +46,8 @@ function lifecycle(rid: RequestId, kind: Kind): RegionConfig {
       inState(rid, 'prefill', 'done'),
       not(inState(rid, 'transfer', 'success')),
       not(inState(rid, 'transfer', 'failed')),
+      // B3 (#24159): without the waiting timeout the wait never ends.
+      not('decodeWaitsForeverForKv'),
     ]),
     target: failed,
     actions: fail(false),
@@ -100,6 +106,17 @@ function lifecycle(rid: RequestId, kind: Kind): RegionConfig {
               guard: and([
                 'coverageCheck',
                 { type: 'coverageIncomplete', params: p },
+                inState(rid, 'transfer', 'success'),
+              ]),
+              target: failed,
+              actions: fail(true),
+            },
+            {
+              // The aux data in the metadata slot carries another room: decode's room check
+              // (#17430) fails the request, unless B5 removes the check.
+              guard: and([
+                not('auxRoomUnchecked'),
+                { type: 'auxRoomMismatch', params: p },
                 inState(rid, 'transfer', 'success'),
               ]),
               target: failed,

@@ -27,7 +27,11 @@ export type ExternalEvent =
   | RequestEvent<'PREFILL_FORWARD'>
   /** prefill scheduler: the batch result sends the last KV chunk (or retires an aborted result) */
   | RequestEvent<'SEND_KV'>
-  /** transfer worker → decode: the KV chunk and the aux slot land in decode's pages; room Success */
+  /**
+   * transfer worker → decode: the KV chunk (and, with the last chunk, the aux data) lands in
+   * decode's pages; room Success. With `lateWrites`, also a write still in flight after the room
+   * failed, which then leaves `draining` for Failed.
+   */
   | RequestEvent<'KV_WRITE_DONE'>
   /** prefill scheduler: the inflight queue polls the room and releases the request */
   | RequestEvent<'PREFILL_RELEASE'>
@@ -39,14 +43,16 @@ export type ExternalEvent =
   | RequestEvent<'DECODE_STEP'>
   /** decode scheduler: `check_finished` ends the request; its pages are freed */
   | RequestEvent<'DECODE_FINISH'>
-  /** timer → decode: the handshake or the KV can no longer come (prefill has retired it) */
+  /** timer → decode or prefill: the handshake or the KV can no longer come (the other side has retired it) */
   | RequestEvent<'TIMEOUT'>
   /** fault → transfer: the room fails (dead peer, RDMA error) */
   | RequestEvent<'TRANSFER_FAIL'>
   /** router → client: the router returns its reply for the request */
   | RequestEvent<'ROUTER_REPLY'>
   /** client → router: the client gives up on the request (disconnect, cancel) */
-  | RequestEvent<'CLIENT_ABORT'>;
+  | RequestEvent<'CLIENT_ABORT'>
+  /** prefill scheduler: processing the batch result hits an error (a grammar rejects the first token) while the last chunk is in flight */
+  | RequestEvent<'PREFILL_ERROR'>;
 
 /** Events one region raises for another inside the same step (statechart broadcast). */
 export type InternalEvent =
@@ -56,7 +62,7 @@ export type InternalEvent =
   | RequestEvent<'METADATA_SENT'>
   /** prefill → transfer: the last chunk was enqueued; Transferring */
   | RequestEvent<'KV_CHUNK_SENT'>
-  /** prefill → transfer: the sender was aborted; the room fails */
+  /** prefill → transfer: the sender was aborted or its bootstrap timed out; the room fails */
   | RequestEvent<'SENDER_ABORTED'>
   /** decode → transfer: the receiver was aborted; the room fails */
   | RequestEvent<'RECEIVER_ABORTED'>
@@ -85,6 +91,7 @@ export const externalEventTypes = [
   'TRANSFER_FAIL',
   'ROUTER_REPLY',
   'CLIENT_ABORT',
+  'PREFILL_ERROR',
 ] as const satisfies readonly ExternalEvent['type'][];
 
 /** Who performs each external event, for traces and sequence diagrams. */
@@ -106,4 +113,5 @@ export const eventActor: Readonly<Record<ExternalEvent['type'], string>> = {
   TRANSFER_FAIL: 'fault',
   ROUTER_REPLY: 'router',
   CLIENT_ABORT: 'client',
+  PREFILL_ERROR: 'prefill scheduler',
 };

@@ -9,7 +9,8 @@
  * outside `SGLANG_DEBUG_MEMORY_POOL`); a double free shows up as a duplicate on the free list.
  *
  * Deliberately left out: page 0's reservation for padded tokens (capacity here counts usable
- * pages only), the radix cache (released pages are freed, not cached) and scrubbing.
+ * pages only) and scrubbing. Prefill's prefix cache, when a scenario has one, lives in
+ * `prefixCache.ts`: cached pages are owned by no request and are not on the free list.
  */
 import type { RequestId } from './scenario.ts';
 

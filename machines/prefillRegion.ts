@@ -13,8 +13,22 @@
  * On Success the inflight queue sets FINISH_LENGTH(0) unconditionally, so a placeholder's pending
  * abort is lost and prefill answers 200 (#33507).
  *
- * Left out: chunked prefill (one chunk carries the whole prompt), optimistic prefill, the radix
- * cache (released pages are freed), client aborts and bootstrap timeouts on this side.
+ * With the scenario's `prefillErrors`, an admitted request's batch result may hit an error while
+ * its last chunk is in flight (`PREFILL_ERROR`, #30937); the catalogue's B2 and B6 switches
+ * change how that error is handled. B1's switch blinds both retire gates; B7's lets an abort
+ * finish a request whose chunk result is still in flight (see `abortBeforeResult`).
+ *
+ * With a prefix cache (a scenario whose requests name a `prefix`), the first forward reuses a
+ * matching cache node and releasing inserts the prefix (`prefixCache.ts`); with `lateWrites`,
+ * release on a failed room waits until the room has drained its in-flight write.
+ *
+ * A request whose handshake can no longer come (decode retired it at admission, #38935, while
+ * prefill admitted it) fails on `TIMEOUT` in its bootstrap queue, as the sender's bootstrap
+ * timeout (`_check_bootstrap_timeout`) fails the room and `pop_bootstrapped` answers 500; it
+ * holds no pages yet.
+ *
+ * Left out: optimistic prefill (#26780), and bootstrap timeouts of a handshake that could still
+ * come (a slow decode): like decode's, this side's `TIMEOUT` only ends a wait that never ends.
  */
 import { and } from 'xstate';
 import { forRequest, inState, notify, stateId } from './regionIds.ts';
@@ -37,6 +51,23 @@ function lifecycle(rid: RequestId, kind: Kind): RegionConfig {
       notify(rid, 'SENDER_ABORTED'),
     ],
   });
+  // The sender's bootstrap timeout (`_check_bootstrap_timeout`): decode has finished without
+  // sending its destination (retired at admission, #38935) and the room is still Bootstrapping,
+  // so the handshake can no longer come. The room fails and `pop_bootstrapped` streams
+  // `prepare_abort(500)`.
+  const bootstrapTimeout = {
+    guard: and([
+      forRequest(rid),
+      inState(rid, 'decode', 'done'),
+      inState(rid, 'transfer', 'bootstrapping'),
+    ]),
+    target: stateId(rid, 'prefill', 'done.failed'),
+    actions: [
+      { type: 'markAborted', params: p },
+      { type: 'replyError', params: { ...side, status: 500 } },
+      notify(rid, 'SENDER_ABORTED'),
+    ],
+  } as const;
   const send = {
     guard: forRequest(rid),
     target: 'inflight',
@@ -56,6 +87,44 @@ function lifecycle(rid: RequestId, kind: Kind): RegionConfig {
       notify(rid, 'SENDER_ABORTED'),
     ],
   } as const;
+  // B7 (#36926): with `lateResultNotRetired`, an abort finishes a request whose chunk result is
+  // still in flight; the late result is dropped without releasing its KV. Otherwise the abort
+  // waits for the result (`process_pending_chunked_abort`, #36988's retire).
+  const abortBeforeResult = {
+    ...clientAbort(false),
+    guard: and([forRequest(rid), 'lateResultNotRetired']),
+  } as const;
+  // A prefill error found after the last chunk was enqueued (`prefillErrors`, #30937). Fixed:
+  // the abort is pending, the sender is aborted at once (the room fails, decode is told) and the
+  // KV is released once, at the terminal cleanup. B2 leaves the abort pending and unread; B6
+  // releases the KV at once and again at the terminal cleanup.
+  const errorWhileInflight = (
+    fault?: 'successOverwritesPendingAbort' | 'errorReleasesKvImmediately',
+  ) =>
+    and([
+      forRequest(rid),
+      'prefillErrorsEnabled',
+      inState(rid, 'transfer', 'transferring'),
+      ...(fault ? [fault] : []),
+    ]);
+  const prefillError = [
+    {
+      guard: errorWhileInflight('successOverwritesPendingAbort'),
+      actions: { type: 'markAborted', params: p },
+    },
+    {
+      guard: errorWhileInflight('errorReleasesKvImmediately'),
+      actions: [
+        { type: 'markAborted', params: p },
+        { type: 'releasePrefillPagesKeepRow', params: p },
+        notify(rid, 'SENDER_ABORTED'),
+      ],
+    },
+    {
+      guard: errorWhileInflight(),
+      actions: [{ type: 'markAborted', params: p }, notify(rid, 'SENDER_ABORTED')],
+    },
+  ] as const;
   const chunkAndSend = {
     guard: and([
       { type: 'prefillFits', params: p },
@@ -85,6 +154,7 @@ function lifecycle(rid: RequestId, kind: Kind): RegionConfig {
                 chunkAndSend,
                 lastChunk,
               ],
+              REQUEST_ABORTED: abortBeforeResult,
             },
           },
         }
@@ -108,6 +178,7 @@ function lifecycle(rid: RequestId, kind: Kind): RegionConfig {
             ],
           },
           REQUEST_ABORTED: clientAbort(false),
+          TIMEOUT: bootstrapTimeout,
         },
       },
       waiting: {
@@ -118,7 +189,12 @@ function lifecycle(rid: RequestId, kind: Kind): RegionConfig {
         },
       },
       ...chunking,
-      forwarded: { on: { SEND_KV: [retire, send] } },
+      forwarded: {
+        on:
+          kind === 'admitted'
+            ? { SEND_KV: [retire, send], REQUEST_ABORTED: abortBeforeResult }
+            : { SEND_KV: [retire, send] },
+      },
       inflight: {
         on: {
           PREFILL_RELEASE: [
@@ -142,6 +218,7 @@ function lifecycle(rid: RequestId, kind: Kind): RegionConfig {
           ],
           // `sender.abort()`: the room fails unless it already succeeded.
           REQUEST_ABORTED: { guard: forRequest(rid), actions: notify(rid, 'SENDER_ABORTED') },
+          ...(kind === 'admitted' ? { PREFILL_ERROR: prefillError } : {}),
         },
       },
     },

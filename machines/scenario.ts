@@ -25,6 +25,13 @@ export interface RequestSpec {
   readonly promptLen: number;
   /** Tokens to generate (`max_new_tokens`, at least 1); the first one comes from prefill. */
   readonly outputLen: number;
+  /**
+   * The shared prefix the prompt starts with (absent: none). Requests naming the same `group`
+   * start with the same `len` tokens (`1 <= len <= promptLen`), which prefill's prefix cache
+   * may share between them when their cache salts match (see `machines/prefixCache.ts`). Naming
+   * a prefix on any request turns the cache on.
+   */
+  readonly prefix?: { readonly group: string; readonly len: number };
 }
 
 /** The deployment, scaled down: the order relations between these numbers are what matters. */
@@ -54,6 +61,25 @@ export interface Scenario {
   readonly prefillChunks: number;
   /** Whether a client may abort a request before the router has replied. */
   readonly clientAborts: boolean;
+  /**
+   * Late transfer writes (absent: off). A KV write the transfer worker has posted is not
+   * cancelled when the room fails on an abort: it lands afterwards, into the destination pages
+   * and aux slot that decode sent in its metadata. Off: an abort drops a write still in flight.
+   */
+  readonly lateWrites?: boolean;
+  /**
+   * Decode's metadata (aux) slots, a pool of this many (absent: not modelled). A slot is taken
+   * at prealloc, written by prefill's last chunk with the room's aux data, read at commit for
+   * the first token, and freed (and its room reset, #27374) when decode releases the request.
+   */
+  readonly auxSlots?: number;
+  /**
+   * Prefill errors after the forward (absent: off). Processing a request's batch result may hit
+   * an error (a grammar rejecting the first output token, #30937) after its last chunk was
+   * enqueued and before the write completes; the abort is pending (`to_finish`) while the
+   * transfer is in flight.
+   */
+  readonly prefillErrors?: boolean;
   /** Witnesses this scenario must reach for a pass to count (see `invariants/witnesses.ts`). */
   readonly witnesses: readonly string[];
 }
@@ -64,7 +90,15 @@ export interface Scenario {
  */
 export function maxReqInputLen(scenario: Scenario, role: NodeRole): number {
   const pool = role === 'prefill' ? scenario.prefillPoolTokens : scenario.decodePoolTokens;
-  return Math.min(scenario.contextLen - 1, pool - 1) - scenario.reserve;
+  return schedulerLimit(scenario.contextLen, pool, scenario.reserve);
+}
+
+/**
+ * `maxReqInputLen` from plain numbers: `min(contextLen - 1, poolTokens - 1) - reserve`, for a
+ * real deployment's sizes as well as a scenario's.
+ */
+export function schedulerLimit(contextLen: number, poolTokens: number, reserve: number): number {
+  return Math.min(contextLen - 1, poolTokens - 1) - reserve;
 }
 
 /** Number of pages in a node's pool (capacity rounded down to whole pages). */

@@ -8,6 +8,7 @@ import { assign, raise, setup } from 'xstate';
 import type { ServingContext } from './context.ts';
 import type { InternalEvent, ServingEvent } from './events.ts';
 import { canAllocate } from './kvPagePool.ts';
+import { prefixCacheView } from './prefixCache.ts';
 import {
   chunkTokens,
   maxReqInputLen,
@@ -17,7 +18,11 @@ import {
   type Scenario,
 } from './scenario.ts';
 import * as up from './servingUpdates.ts';
-import type { Variant } from './variants.ts';
+import {
+  admissionRetireEffective,
+  retireAbortedResultEffective,
+  type Variant,
+} from './variants.ts';
 
 type Rid = { rid: RequestId };
 type RidSide = { rid: RequestId; side: up.Side };
@@ -31,17 +36,28 @@ export const switchGuards = [
   'retireAbortedResult',
   'coverageCheck',
   'routerFailFast',
+  'successOverwritesPendingAbort',
+  'decodeWaitsForeverForKv',
+  'errorReleasesKvImmediately',
+  'lateResultNotRetired',
+  'auxRoomUnchecked',
 ] as const;
 
 /**
  * Names of the guards that read only the scenario's fault settings. A structural analysis that
  * must hold for every deployment takes them as true: a fault is always possible somewhere.
  */
-export const faultGuards = ['transferFaultsEnabled', 'clientAbortsEnabled'] as const;
+export const faultGuards = [
+  'transferFaultsEnabled',
+  'clientAbortsEnabled',
+  'lateWritesEnabled',
+  'prefillErrorsEnabled',
+] as const;
 
 /** `setup()` for `scenario` under `variant`: typed guards and actions for the region factories. */
 export function servingSetup(scenario: Scenario, variant: Variant) {
   const sw = variant.switches;
+  const cache = prefixCacheView(scenario, sw.saltIgnored);
   const prompt = (rid: RequestId) => requestSpec(scenario, rid).promptLen;
   const output = (rid: RequestId) => requestSpec(scenario, rid).outputLen;
   const req = (ctx: ServingContext, rid: RequestId) => {
@@ -65,10 +81,10 @@ export function servingSetup(scenario: Scenario, variant: Variant) {
         event.rid === p.rid &&
         canAllocate(
           context.prefillPool,
-          up.pagesForNextChunk(context, p.rid, chunk(context, p.rid)),
+          up.pagesForNextChunk(context, p.rid, chunk(context, p.rid), cache),
         ),
       moreChunksAfterThis: ({ context, event }, p: Rid) => {
-        const r = req(context, p.rid);
+        const r = up.prefillStart(context, p.rid, cache) ?? req(context, p.rid);
         return event.rid === p.rid && r.prefilled + chunk(context, p.rid) < r.prefillLen;
       },
       kvWritePending: ({ context, event }, p: Rid) =>
@@ -77,6 +93,7 @@ export function servingSetup(scenario: Scenario, variant: Variant) {
         event.rid === p.rid && req(context, p.rid).clientAborted,
       decodePreallocFits: ({ context, event }, p: Rid) =>
         event.rid === p.rid &&
+        up.auxSlotAvailable(context) &&
         canAllocate(
           context.decodePool,
           pagesFor(req(context, p.rid).decodeLen, context.decodePool.pageSize),
@@ -89,14 +106,23 @@ export function servingSetup(scenario: Scenario, variant: Variant) {
         event.rid === p.rid && req(context, p.rid).generated >= output(p.rid),
       coverageIncomplete: ({ context, event }, p: Rid) =>
         event.rid === p.rid && req(context, p.rid).kvArrived < req(context, p.rid).decodeLen,
+      auxRoomMismatch: ({ context, event }, p: Rid) =>
+        event.rid === p.rid && up.auxRoomMismatch(context, p.rid),
       prefillReplyIsError: ({ context, event }, p: Rid) =>
         event.rid === p.rid && (req(context, p.rid).prefillReply?.status ?? 0) >= 400,
-      admissionRetire: () => sw.admissionRetire,
-      retireAbortedResult: () => sw.retireAbortedResult,
+      admissionRetire: () => admissionRetireEffective(sw),
+      retireAbortedResult: () => retireAbortedResultEffective(sw),
       coverageCheck: () => sw.coverageCheck,
+      auxRoomUnchecked: () => sw.auxRoomUnchecked,
       routerFailFast: () => sw.routerPolicy === 'failFast',
+      successOverwritesPendingAbort: () => sw.successOverwritesPendingAbort,
+      decodeWaitsForeverForKv: () => sw.decodeWaitsForeverForKv,
+      errorReleasesKvImmediately: () => sw.errorReleasesKvImmediately,
+      lateResultNotRetired: () => sw.lateResultNotRetired,
       transferFaultsEnabled: () => scenario.transferFaults,
       clientAbortsEnabled: () => scenario.clientAborts,
+      lateWritesEnabled: () => scenario.lateWrites === true,
+      prefillErrorsEnabled: () => scenario.prefillErrors === true,
     },
     actions: {
       admit: assign(({ context }, p: RidSide) => up.admit(context, p.rid, p.side, prompt(p.rid))),
@@ -105,6 +131,9 @@ export function servingSetup(scenario: Scenario, variant: Variant) {
       ),
       markRejected: assign(({ context }, p: RidSide) => up.markRejected(context, p.rid, p.side)),
       markAborted: assign(({ context }, p: Rid) => up.markAborted(context, p.rid)),
+      releasePrefillPagesKeepRow: assign(({ context }, p: Rid) =>
+        up.releasePrefillPagesKeepRow(context, p.rid),
+      ),
       replyError: assign(({ context }, p: RidReply) =>
         up.reply(context, p.rid, p.side, { status: p.status, tokens: 0 }),
       ),
@@ -118,14 +147,20 @@ export function servingSetup(scenario: Scenario, variant: Variant) {
         }),
       ),
       runPrefillChunk: assign(({ context }, p: Rid) =>
-        up.runPrefillChunk(context, p.rid, chunk(context, p.rid)),
+        up.runPrefillChunk(context, p.rid, chunk(context, p.rid), cache),
       ),
-      releasePages: assign(({ context }, p: RidSide) => up.releasePages(context, p.rid, p.side)),
+      releasePages: assign(({ context }, p: RidSide) =>
+        up.releasePages(context, p.rid, p.side, {
+          cache,
+          deferWhileWriting: !sw.releaseBeforeDrain,
+        }),
+      ),
       preallocateDecode: assign(({ context }, p: Rid) => up.preallocateDecode(context, p.rid)),
       sendChunk: assign(({ context }, p: Rid) => up.sendKv(context, p.rid, false)),
       sendLastChunk: assign(({ context }, p: Rid) => up.sendKv(context, p.rid, true)),
       markClientAborted: assign(({ context }, p: Rid) => up.markClientAborted(context, p.rid)),
       writeTransferredKv: assign(({ context }, p: Rid) => up.writeTransferredKv(context, p.rid)),
+      landLateWrite: assign(({ context }, p: Rid) => up.landLateWrite(context, p.rid)),
       commitDecode: assign(({ context }, p: Rid) => up.commitDecode(context, p.rid)),
       runDecodeStep: assign(({ context }, p: Rid) => up.runDecodeStep(context, p.rid)),
       recordPoll: assign(({ context }, p: RidPoll) => up.recordPoll(context, p.rid, p.poll)),

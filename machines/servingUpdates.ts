@@ -4,6 +4,7 @@
  */
 import type { KvRead, Reply, RequestState, ServingContext } from './context.ts';
 import { allocatePages, freePages, writePositions, writersOf } from './kvPagePool.ts';
+import { lockPrefix, matchPrefix, type PrefixCacheView, releaseIntoCache } from './prefixCache.ts';
 import { type NodeRole, pagesFor, type RequestId } from './scenario.ts';
 
 /** Which side of a request an update concerns. */
@@ -108,21 +109,27 @@ export function runPrefillChunk(
   ctx: ServingContext,
   rid: RequestId,
   chunk: number,
+  cache?: PrefixCacheView,
 ): ServingContext {
-  const r = ctx.requests[rid];
+  // With the prefix cache, the first forward starts after the cached prefix it matched.
+  const match = cache ? matchPrefix(ctx, rid, cache) : null;
+  const base = match ? lockPrefix(ctx, rid, match) : ctx;
+  const r = base.requests[rid];
   if (!r) return ctx;
-  const pool = ctx.prefillPool;
+  const pool = base.prefillPool;
+  const prefix = r.prefixPages ?? [];
   const to = Math.min(r.prefillLen, r.prefilled + chunk);
-  const need = pagesFor(to, pool.pageSize) - r.prefillPages.length;
+  const need = pagesFor(to, pool.pageSize) - prefix.length - r.prefillPages.length;
   const got = need > 0 ? allocatePages(pool, rid, need) : { pool, pages: [] };
   if (!got) return ctx;
   const pages = [...r.prefillPages, ...got.pages];
-  const written = writePositions(got.pool, rid, pages, r.prefilled, to);
-  const reads = writersOf(written, pages, to).map(
+  const row = prefix.length === 0 ? pages : [...prefix, ...pages];
+  const written = writePositions(got.pool, rid, row, r.prefilled, to);
+  const reads = writersOf(written, row, to).map(
     (w): KvRead => ({ node: 'prefill', page: w.page, writer: w.writer }),
   );
   return {
-    ...withRequest(ctx, rid, (q) => ({
+    ...withRequest(base, rid, (q) => ({
       ...q,
       prefillPages: pages,
       prefilled: to,
@@ -133,11 +140,30 @@ export function runPrefillChunk(
 }
 
 /** Pages the next prefill chunk of `rid` must allocate. */
-export function pagesForNextChunk(ctx: ServingContext, rid: RequestId, chunk: number): number {
-  const r = ctx.requests[rid];
+export function pagesForNextChunk(
+  ctx: ServingContext,
+  rid: RequestId,
+  chunk: number,
+  cache?: PrefixCacheView,
+): number {
+  const r = prefillStart(ctx, rid, cache);
   if (!r) return 0;
   const to = Math.min(r.prefillLen, r.prefilled + chunk);
-  return Math.max(0, pagesFor(to, ctx.prefillPool.pageSize) - r.prefillPages.length);
+  const held = (r.prefixPages?.length ?? 0) + r.prefillPages.length;
+  return Math.max(0, pagesFor(to, ctx.prefillPool.pageSize) - held);
+}
+
+/**
+ * The request as its next prefill chunk starts: with a prefix-cache hit on its first forward,
+ * `prefilled` already covers the matched prefix and `prefixPages` holds its pages.
+ */
+export function prefillStart(
+  ctx: ServingContext,
+  rid: RequestId,
+  cache?: PrefixCacheView,
+): RequestState | undefined {
+  const match = cache ? matchPrefix(ctx, rid, cache) : null;
+  return (match ? lockPrefix(ctx, rid, match) : ctx).requests[rid];
 }
 
 /**
@@ -163,33 +189,128 @@ export function markClientAborted(ctx: ServingContext, rid: RequestId): ServingC
   }));
 }
 
-/** Frees the request's pages on `side`; slot contents stay as they are. */
-export function releasePages(ctx: ServingContext, rid: RequestId, side: Side): ServingContext {
+/** How decode releases a request whose room may still have a write in flight. */
+export interface ReleaseOptions {
+  /**
+   * Keep decode's pages while a write for the room is in flight (`lateWrites`), and free them
+   * when it has drained (#35049's deferred release). False: free them at once.
+   */
+  readonly deferWhileWriting: boolean;
+  /** Prefill's prefix cache, when the scenario has one: prefill's release goes through it. */
+  readonly cache?: PrefixCacheView;
+}
+
+/**
+ * Frees the request's pages on `side`; slot contents stay as they are. On decode, the request's
+ * metadata slot (if any) is freed too, at once. With `deferWhileWriting`, decode's pages stay
+ * held (marked `releaseDeferred`) while a KV write for the still-open room is in flight;
+ * `landLateWrite` frees them once it has landed.
+ */
+export function releasePages(
+  ctx: ServingContext,
+  rid: RequestId,
+  side: Side,
+  opts: ReleaseOptions = { deferWhileWriting: false },
+): ServingContext {
   const r = ctx.requests[rid];
   if (!r) return ctx;
   if (side === 'prefill') {
+    if (opts.cache) return releaseIntoCache(ctx, rid, opts.cache);
     return {
       ...withRequest(ctx, rid, (q) => ({ ...q, prefillPages: [] })),
       prefillPool: freePages(ctx.prefillPool, r.prefillPages),
     };
   }
+  const withoutAux = freeAuxSlot(ctx, rid);
+  const defer =
+    opts.deferWhileWriting &&
+    r.releaseDeferred !== undefined &&
+    !r.pollFailed &&
+    kvWritePending(ctx, rid);
+  if (defer) return withRequest(withoutAux, rid, (q) => ({ ...q, releaseDeferred: true }));
   return {
-    ...withRequest(ctx, rid, (q) => ({ ...q, decodePages: [] })),
+    ...withRequest(withoutAux, rid, (q) => ({ ...q, decodePages: [] })),
     decodePool: freePages(ctx.decodePool, r.decodePages),
   };
 }
 
-/** Decode preallocates pages for `decodeLen` tokens (`_pre_alloc`); their slots are not cleared. */
+/**
+ * Fault B6 (#30937): the error path frees the request's prefill pages while its row (and the
+ * transfer still reading them) keeps referring to them; the terminal cleanup frees them again.
+ */
+export function releasePrefillPagesKeepRow(ctx: ServingContext, rid: RequestId): ServingContext {
+  const r = ctx.requests[rid];
+  if (!r) return ctx;
+  return { ...ctx, prefillPool: freePages(ctx.prefillPool, r.prefillPages) };
+}
+
+/** Whether decode can take a metadata slot now (always, when slots are not modelled). */
+export function auxSlotAvailable(ctx: ServingContext): boolean {
+  return ctx.auxFree === undefined || ctx.auxFree.length > 0;
+}
+
+/** The request whose aux data slot `slot` holds now, or null when it holds none. */
+export function auxHolder(ctx: ServingContext, slot: number): RequestId | null {
+  const found = Object.entries(ctx.requests).find(([, q]) => q.auxIn === slot);
+  return found ? found[0] : null;
+}
+
+/**
+ * Whether the aux data in `rid`'s metadata slot was written for another room (or for none):
+ * what decode's `bootstrap_room` check at commit refuses (#17430). False without aux slots.
+ */
+export function auxRoomMismatch(ctx: ServingContext, rid: RequestId): boolean {
+  const slot = ctx.requests[rid]?.auxSlot;
+  return slot !== undefined && slot !== null && auxHolder(ctx, slot) !== rid;
+}
+
+/** The aux data of `rid`'s room lands in `slot`, replacing whatever the slot held. */
+function writeAux(ctx: ServingContext, rid: RequestId, slot: number): ServingContext {
+  const requests: Record<RequestId, RequestState> = {};
+  for (const [id, q] of Object.entries(ctx.requests)) {
+    if (id === rid) requests[id] = { ...q, auxIn: slot };
+    else requests[id] = q.auxIn === slot ? { ...q, auxIn: null } : q;
+  }
+  return { ...ctx, requests };
+}
+
+/**
+ * Decode frees `rid`'s metadata slot: it goes to the back of the free queue (a FIFO, as
+ * `ReqToMetadataIdxAllocator`) and its room is reset (#27374), so it holds no aux data.
+ */
+function freeAuxSlot(ctx: ServingContext, rid: RequestId): ServingContext {
+  const slot = ctx.requests[rid]?.auxSlot;
+  if (slot === undefined || slot === null || ctx.auxFree === undefined) return ctx;
+  const requests: Record<RequestId, RequestState> = {};
+  for (const [id, q] of Object.entries(ctx.requests)) {
+    const reset = q.auxIn === slot ? { ...q, auxIn: null } : q;
+    requests[id] = id === rid ? { ...reset, auxSlot: null } : reset;
+  }
+  return { ...ctx, requests, auxFree: [...ctx.auxFree, slot] };
+}
+
+/**
+ * Decode preallocates pages for `decodeLen` tokens (`_pre_alloc`); their slots are not cleared.
+ * With aux slots it also takes the head of the free slot queue. The page and slot ids go to
+ * prefill in the metadata (`dstPages`, `dstAux`), where a late write still finds them.
+ */
 export function preallocateDecode(ctx: ServingContext, rid: RequestId): ServingContext {
   const r = ctx.requests[rid];
   if (!r) return ctx;
   const pool = ctx.decodePool;
   const got = allocatePages(pool, rid, pagesFor(r.decodeLen, pool.pageSize));
   if (!got) return ctx;
-  return {
-    ...withRequest(ctx, rid, (q) => ({ ...q, decodePages: got.pages })),
+  const slot = ctx.auxFree?.[0];
+  const next = {
+    ...withRequest(ctx, rid, (q) => ({
+      ...q,
+      decodePages: got.pages,
+      ...(q.dstPages === undefined ? {} : { dstPages: got.pages }),
+      ...(slot === undefined ? {} : { auxSlot: slot, dstAux: slot }),
+    })),
     decodePool: got.pool,
   };
+  return slot === undefined ? next : { ...next, auxFree: ctx.auxFree?.slice(1) ?? [] };
 }
 
 /**
@@ -201,11 +322,30 @@ export function preallocateDecode(ctx: ServingContext, rid: RequestId): ServingC
 export function writeTransferredKv(ctx: ServingContext, rid: RequestId): ServingContext {
   const r = ctx.requests[rid];
   if (!r) return ctx;
+  // The last chunk carries the aux data, written into the slot named in the metadata.
+  const lastChunk = r.kvSentUpTo >= r.prefillLen;
+  const withAux =
+    lastChunk && r.dstAux !== undefined && r.dstAux !== null ? writeAux(ctx, rid, r.dstAux) : ctx;
   const to = Math.min(r.kvSentUpTo, r.decodeLen);
-  if (to <= r.kvArrived) return ctx;
+  if (to <= r.kvArrived) return withAux;
   return {
-    ...withRequest(ctx, rid, (q) => ({ ...q, kvArrived: to })),
-    decodePool: writePositions(ctx.decodePool, rid, r.decodePages, r.kvArrived, to),
+    ...withRequest(withAux, rid, (q) => ({ ...q, kvArrived: to })),
+    decodePool: writePositions(ctx.decodePool, rid, r.dstPages ?? r.decodePages, r.kvArrived, to),
+  };
+}
+
+/**
+ * A write posted before the room failed lands now (`lateWrites`): into the destination pages
+ * and aux slot decode sent, whoever holds them now. If decode deferred its release for this
+ * write, the drain ends it and the pages are freed.
+ */
+export function landLateWrite(ctx: ServingContext, rid: RequestId): ServingContext {
+  const landed = writeTransferredKv(ctx, rid);
+  const r = landed.requests[rid];
+  if (!r?.releaseDeferred) return landed;
+  return {
+    ...withRequest(landed, rid, (q) => ({ ...q, decodePages: [], releaseDeferred: false })),
+    decodePool: freePages(landed.decodePool, r.decodePages),
   };
 }
 
@@ -220,11 +360,13 @@ export function kvWritePending(ctx: ServingContext, rid: RequestId): boolean {
  * whatever arrived, and the first output token (from prefill's aux slot) counts as generated.
  */
 export function commitDecode(ctx: ServingContext, rid: RequestId): ServingContext {
+  const foreign = auxRoomMismatch(ctx, rid);
   return withRequest(ctx, rid, (r) => ({
     ...r,
     seqLen: r.decodeLen,
     generated: 1,
     committed: true,
+    ...(r.firstTokenForeign === undefined ? {} : { firstTokenForeign: foreign }),
   }));
 }
 

@@ -8,10 +8,14 @@
  *
  * With chunked prefill, each non-final chunk's KV lands with its own KV_WRITE_DONE while the room
  * stays Transferring. An abort from either side (SENDER_ABORTED, RECEIVER_ABORTED) fails the room
- * at once, and a write still in flight is dropped with it.
+ * at once, and a write still in flight is dropped with it, unless the scenario has `lateWrites`:
+ * then the room waits in `draining` (KVPoll Failed, a posted write still on the wire) until that
+ * write lands with a KV_WRITE_DONE of its own, into the pages and aux slot decode sent, and only
+ * then is `failed`. That is where decode's deferred release (#35049) ends, or where a write
+ * after free lands (B4).
  *
- * Left out: multiple TP ranks (their MIN-reduction), room-id collisions, `clear()`, and a write
- * that lands after the room failed (deferred release against in-flight writes).
+ * Left out: multiple TP ranks (their MIN-reduction), room-id collisions, `clear()`, and a late
+ * write after a TRANSFER_FAIL (a dead peer's writes are dropped).
  */
 import { and, or } from 'xstate';
 import { kvPoll } from './context.ts';
@@ -27,6 +31,11 @@ export function transferRegion(rid: RequestId): RegionConfig {
     target: 'failed',
   } as const;
   const aborted = { guard: forRequest(rid), target: 'failed' } as const;
+  // With late writes, an abort does not cancel a write already posted.
+  const abortedWhileWriting = {
+    guard: and([forRequest(rid), 'lateWritesEnabled', { type: 'kvWritePending', params: { rid } }]),
+    target: 'draining',
+  } as const;
   return {
     initial: 'unopened',
     states: {
@@ -72,9 +81,19 @@ export function transferRegion(rid: RequestId): RegionConfig {
               actions: { type: 'writeTransferredKv', params: { rid } },
             },
           ],
-          SENDER_ABORTED: aborted,
-          RECEIVER_ABORTED: aborted,
+          SENDER_ABORTED: [abortedWhileWriting, aborted],
+          RECEIVER_ABORTED: [abortedWhileWriting, aborted],
           TRANSFER_FAIL: fault,
+        },
+      },
+      draining: {
+        entry: poll(kvPoll.failed),
+        on: {
+          KV_WRITE_DONE: {
+            guard: forRequest(rid),
+            target: 'failed',
+            actions: { type: 'landLateWrite', params: { rid } },
+          },
         },
       },
       success: { type: 'final', entry: poll(kvPoll.success) },

@@ -30,6 +30,66 @@ export interface Switches {
    * `failFast`: a prefill error is returned to the client as soon as prefill replies.
    */
   readonly routerPolicy: RouterPolicy;
+  /**
+   * Fault B4 (#24527, #24580, #27372, #35049): decode frees an aborted request's pages at once,
+   * while a KV write for its room is still in flight; the pages are reallocated and the late
+   * write lands in another request's pages. Off (the correct engine, #35049's deferred
+   * release): the pages are freed only after the in-flight write has drained. Matters only in
+   * scenarios with `lateWrites`.
+   */
+  readonly releaseBeforeDrain: boolean;
+  /**
+   * Fault B5 (#17259, #22716; the check is #17430): decode commits without checking that the
+   * aux data in its metadata slot carries its own bootstrap room, so a stale aux write from
+   * another room, landing in a reused slot, becomes its first token. Off: a mismatch aborts the
+   * request. Matters only in scenarios with `auxSlots`.
+   */
+  readonly auxRoomUnchecked: boolean;
+  /**
+   * Fault B8 (#37160): the prefix cache keys KV by tokens only and ignores the per-tenant cache
+   * salt (`extra_key`), so a request reuses prefix pages another tenant inserted. Off: different
+   * salts never share cache nodes. Matters only in scenarios whose requests name a `prefix`.
+   */
+  readonly saltIgnored: boolean;
+  /**
+   * Fault B1 (#30233, #32605/#34208; fixed by #36988 and #38935): the PD queues' abort gates
+   * test `req.finished()` (`finished_reason`) instead of `is_aborted(req)`, so an abort still
+   * pending in `to_finish` passes them. An intake rejection is carried only in `to_finish`
+   * (`set_finish_with_abort`), so neither the admission retire nor the post-forward retire sees
+   * it: the one-token placeholder is handed off as before the fixes. Off: both gates see it.
+   */
+  readonly abortGatesMissPendingAbort: boolean;
+  /**
+   * Fault B2 (#33507/#33508; #30937): nothing on the inflight path reads a pending abort. An
+   * error found after the last chunk was enqueued is left in `to_finish`: the sender is not
+   * aborted, the transfer completes, and the Success branch sets FINISH_LENGTH(0) over the
+   * abort, so the error is lost and the client gets 200. Off: the error aborts the sender at
+   * once (#36988, #36612 notify decode) and is reported at the terminal cleanup. Matters only
+   * in scenarios with `prefillErrors`.
+   */
+  readonly successOverwritesPendingAbort: boolean;
+  /**
+   * Fault B3 (#24159, #29017; mini_lb and the PD router join on both legs): decode waits for KV
+   * that will never come with no timeout, so the router's join on decode never returns and the
+   * client is never answered. Off: `SGLANG_DISAGGREGATION_WAITING_TIMEOUT` ends the wait and
+   * decode answers 500, which the router forwards.
+   */
+  readonly decodeWaitsForeverForKv: boolean;
+  /**
+   * Fault B6 (#30937): an error found while the last chunk is in flight releases the request's
+   * prefill KV at once, while its row and the transfer still reference it; the inflight queue's
+   * terminal cleanup then releases the same pages again. Off: the release waits for the
+   * transfer's terminal state and happens once. Matters only in scenarios with `prefillErrors`.
+   */
+  readonly errorReleasesKvImmediately: boolean;
+  /**
+   * Fault B7 (#36926; fixed by #36988): with overlap scheduling, an abort finishes a request
+   * whose final or middle chunk result is still in flight; the late result is then dropped for a
+   * finished request without being retired, so its prefill KV is never released. Off: the abort
+   * waits for the result, which is retired (released once, the abort streamed once). Matters
+   * only in scenarios with `clientAborts`.
+   */
+  readonly lateResultNotRetired: boolean;
 }
 
 /** A named variant: switches plus what a reviewer should know about it. */
@@ -44,6 +104,14 @@ const incidentSwitches: Switches = {
   retireAbortedResult: false,
   coverageCheck: false,
   routerPolicy: 'decodeOnly',
+  releaseBeforeDrain: false,
+  auxRoomUnchecked: false,
+  saltIgnored: false,
+  abortGatesMissPendingAbort: false,
+  successOverwritesPendingAbort: false,
+  decodeWaitsForeverForKv: false,
+  errorReleasesKvImmediately: false,
+  lateResultNotRetired: false,
 };
 
 /** Every built-in variant, in the order reports list them. */
@@ -89,4 +157,20 @@ export const variantNames: readonly string[] = variants.map((v) => v.name);
 /** The variant called `name`, or undefined. */
 export function findVariant(name: string): Variant | undefined {
   return variants.find((v) => v.name === name);
+}
+
+/**
+ * Whether #38935's admission retire catches an intake-rejected request under `sw`: the fix is
+ * on and its gate sees the pending abort (B1's `abortGatesMissPendingAbort` blinds it).
+ */
+export function admissionRetireEffective(sw: Switches): boolean {
+  return sw.admissionRetire && !sw.abortGatesMissPendingAbort;
+}
+
+/**
+ * Whether #36988's retire of an aborted prefill result fires under `sw`: the fix is on and its
+ * gate sees the pending abort (B1's `abortGatesMissPendingAbort` blinds it).
+ */
+export function retireAbortedResultEffective(sw: Switches): boolean {
+  return sw.retireAbortedResult && !sw.abortGatesMissPendingAbort;
 }

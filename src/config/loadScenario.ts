@@ -16,6 +16,9 @@
  * transferFaults: false          # optional, default false
  * prefillChunks: 1               # optional, 1..8, default 1: chunked prefill
  * clientAborts: false            # optional, default false: a client may abort before its reply
+ * lateWrites: true               # optional, absent = off: a write posted before an abort still lands
+ * auxSlots: 1                    # optional, 1..4, absent = not modelled: decode's metadata slots
+ * prefillErrors: true            # optional, absent = off: a prefill error while the last chunk is in flight
  * witnesses: [someRequestRejected]   # optional, default []; each one of witnessNames
  * requests:                      # 1..4 requests (more are beyond the reference engine)
  *   - { id: a1, tenant: A, promptLen: 1, outputLen: 2 }
@@ -23,7 +26,9 @@
  *
  * Request ids are unique and match `^[A-Za-z][A-Za-z0-9_-]{0,31}$` (they become state-node
  * keys: no dots); a tenant is a string of 1 to 32 characters; promptLen and outputLen are
- * integers >= 1. Numbers must be integers in the file: `1.5`, `-1` and `"3"` are errors.
+ * integers >= 1; an optional `prefix: { group, len }` (a group name of 1 to 32 characters and
+ * `1 <= len <= promptLen`) names a shared prompt prefix and turns on prefill's prefix cache.
+ * Numbers must be integers in the file: `1.5`, `-1` and `"3"` are errors.
  *
  * Only the first problem is reported: the first in the order of the fields above as listed in
  * `Scenario` (name, description, requests, pageSize, …), except that an unknown key is reported
@@ -80,6 +85,18 @@ const requestShape = {
     .max(32, { error: tenantError }),
   promptLen: mustBeInteger(1),
   outputLen: mustBeInteger(1),
+  prefix: z
+    .strictObject(
+      {
+        group: z
+          .string({ error: 'must be a string of 1 to 32 characters' })
+          .min(1, { error: 'must be a string of 1 to 32 characters' })
+          .max(32, { error: 'must be a string of 1 to 32 characters' }),
+        len: mustBeInteger(1),
+      },
+      mappingError(['group', 'len'], 'must be a mapping with keys group, len'),
+    )
+    .optional(),
 };
 const requestKeys = Object.keys(requestShape);
 
@@ -113,6 +130,13 @@ const scenarioShape = {
     .max(8, { error: 'must be an integer from 1 to 8' })
     .default(1),
   clientAborts: z.boolean({ error: 'must be true or false' }).default(false),
+  lateWrites: z.boolean({ error: 'must be true or false' }).optional(),
+  auxSlots: z
+    .int({ error: 'must be an integer from 1 to 4' })
+    .min(1, { error: 'must be an integer from 1 to 4' })
+    .max(4, { error: 'must be an integer from 1 to 4' })
+    .optional(),
+  prefillErrors: z.boolean({ error: 'must be true or false' }).optional(),
   witnesses: z
     .array(z.enum(witnessNames, { error: witnessError }), {
       error: 'must be a list of witness names',
@@ -140,6 +164,12 @@ export const scenarioSchema = z
         ctx.addIssue({ code: 'custom', path: ['requests', i, 'id'], message });
       }
     });
+    s.requests.forEach((r, i) => {
+      if (r.prefix && r.prefix.len > r.promptLen) {
+        const message = `must be <= promptLen (${r.promptLen}): the prefix is part of the prompt`;
+        ctx.addIssue({ code: 'custom', path: ['requests', i, 'prefix', 'len'], message });
+      }
+    });
     for (const pool of ['prefillPoolTokens', 'decodePoolTokens'] as const) {
       if (s[pool] < s.pageSize) {
         const message = `must be >= pageSize (${s.pageSize}) so that the pool holds at least one page`;
@@ -162,19 +192,36 @@ export function parseScenario(text: string, source: string, format?: ScenarioFor
   throw new ConfigError(`${source}: ${describeProblem(result.error.issues, data)}`);
 }
 
+/** The text of the file at `path`; a ConfigError naming `path` when it cannot be read. */
+function readText(path: string): string {
+  try {
+    return readFileSync(path, 'utf8');
+  } catch (e) {
+    throw new ConfigError(`${path}: cannot read the file (${readFailure(e)})`);
+  }
+}
+
 /**
  * Reads and parses the scenario file at `path` (format by extension, as `parseScenario`). A file
  * with another extension, or one that is missing or unreadable, is a ConfigError naming `path`.
  */
 export function loadScenarioFile(path: string): Scenario {
   const format = formatOf(path);
-  let text: string;
-  try {
-    text = readFileSync(path, 'utf8');
-  } catch (e) {
-    throw new ConfigError(`${path}: cannot read the file (${readFailure(e)})`);
-  }
+  const text = readText(path);
   return parseScenario(text, path, format);
+}
+
+/**
+ * Reads the YAML or JSON file at `path` (format by extension, as `loadScenarioFile`) into plain
+ * data, for other file kinds that share the scenario file's one-line errors. `expected` ends the
+ * message for an empty file (`file is empty; expected …`). Throws a ConfigError naming `path` for
+ * an unreadable file, another extension or a syntax error.
+ */
+export function loadDataFile(path: string, expected: string): unknown {
+  const format = formatOf(path);
+  const text = readText(path);
+  const empty = `file is empty; expected ${expected}`;
+  return format === 'yaml' ? readYaml(text, path, empty) : readJson(text, path, empty);
 }
 
 function formatOf(source: string): ScenarioFormat {
@@ -196,7 +243,7 @@ function readFailure(e: unknown): string {
 
 const emptyFile = `file is empty; expected a mapping with keys ${scenarioKeys.join(', ')}`;
 
-function readYaml(text: string, source: string): unknown {
+function readYaml(text: string, source: string, empty = emptyFile): unknown {
   const lineCounter = new LineCounter();
   const doc = parseDocument(text, { lineCounter, prettyErrors: false });
   const [error] = doc.errors;
@@ -206,7 +253,7 @@ function readYaml(text: string, source: string): unknown {
       `${source}: invalid YAML at line ${line}, column ${col}: ${lowerFirst(error.message)}`,
     );
   }
-  if (doc.contents === null) throw new ConfigError(`${source}: ${emptyFile}`);
+  if (doc.contents === null) throw new ConfigError(`${source}: ${empty}`);
   try {
     return doc.toJS();
   } catch (e) {
@@ -237,9 +284,9 @@ const jsonProblems: Readonly<Record<string, string>> = {
   InvalidCharacter: 'line break or control character inside a string',
 };
 
-function readJson(text: string, source: string): unknown {
+function readJson(text: string, source: string, empty = emptyFile): unknown {
   const body = text.startsWith('\uFEFF') ? text.slice(1) : text;
-  if (body.trim() === '') throw new ConfigError(`${source}: ${emptyFile}`);
+  if (body.trim() === '') throw new ConfigError(`${source}: ${empty}`);
   const errors: ParseError[] = [];
   const value: unknown = parseJsonc(body, errors, {
     allowTrailingComma: false,

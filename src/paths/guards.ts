@@ -8,7 +8,11 @@
  */
 import { and, not, or, stateIn } from 'xstate';
 import { faultGuards, switchGuards } from '../../machines/servingSetup.ts';
-import type { Variant } from '../../machines/variants.ts';
+import {
+  admissionRetireEffective,
+  retireAbortedResultEffective,
+  type Variant,
+} from '../../machines/variants.ts';
 import { type Chart, type ChartNode, type Config, isActive } from './statechart.ts';
 
 /** A compiled guard. */
@@ -45,11 +49,13 @@ const stateInCheck = checkOf(stateIn('#paths'));
 function switchValue(name: (typeof switchGuards)[number], v: Variant): boolean {
   switch (name) {
     case 'admissionRetire':
+      return admissionRetireEffective(v.switches);
     case 'retireAbortedResult':
-    case 'coverageCheck':
-      return v.switches[name];
+      return retireAbortedResultEffective(v.switches);
     case 'routerFailFast':
       return v.switches.routerPolicy === 'failFast';
+    default:
+      return v.switches[name];
   }
 }
 

@@ -113,12 +113,12 @@ const malformed: readonly Malformed[] = [
   yamlCase(
     'an unknown key, reported before the required key it leaves missing',
     edit(validYaml, 'pageSize: 1', 'pageSzie: 1'),
-    'scenario.yaml: unknown key "pageSzie" at top level; accepted: name, description, requests, pageSize, prefillPoolTokens, decodePoolTokens, contextLen, reserve, transferFaults, prefillChunks, clientAborts, witnesses',
+    'scenario.yaml: unknown key "pageSzie" at top level; accepted: name, description, requests, pageSize, prefillPoolTokens, decodePoolTokens, contextLen, reserve, transferFaults, prefillChunks, clientAborts, lateWrites, auxSlots, prefillErrors, witnesses',
   ),
   yamlCase(
     'an unknown key in a request',
     edit(validYaml, 'promptLen: 3', 'prompt: 3'),
-    'scenario.yaml: unknown key "prompt" in requests[1]; accepted: id, tenant, promptLen, outputLen',
+    'scenario.yaml: unknown key "prompt" in requests[1]; accepted: id, tenant, promptLen, outputLen, prefix',
   ),
   yamlCase(
     'a page size of 0',
@@ -195,7 +195,7 @@ const malformed: readonly Malformed[] = [
     what: 'an empty JSON file',
     run: () => parseScenario('\n', 'scenario.json'),
     message:
-      'scenario.json: file is empty; expected a mapping with keys name, description, requests, pageSize, prefillPoolTokens, decodePoolTokens, contextLen, reserve, transferFaults, prefillChunks, clientAborts, witnesses',
+      'scenario.json: file is empty; expected a mapping with keys name, description, requests, pageSize, prefillPoolTokens, decodePoolTokens, contextLen, reserve, transferFaults, prefillChunks, clientAborts, lateWrites, auxSlots, prefillErrors, witnesses',
   },
   {
     what: 'an unsupported extension',

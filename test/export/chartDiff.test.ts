@@ -79,7 +79,9 @@ describe('toDotDiff', () => {
     const retire = lineWith('"s:prefill.received" -> "s:prefill.done.retired"');
     expect(retire).toContain(`color="${diffColours.onlyInB}"`);
     expect(dot).toContain('subgraph "cluster:legend"');
-    expect(dot).toContain('label="only in incident-2026 (20)"');
+    // 22: the placeholder path's edges, including both sides' TIMEOUT out of a placeholder
+    // bootstrap, which fixed never reaches (it retires rejected prompts at admission).
+    expect(dot).toContain('label="only in incident-2026 (22)"');
     expect(dot).toContain('label="only in fixed (3)"');
     expect(dot).toContain('label="request: fixed, compared with incident-2026"');
   });

@@ -100,11 +100,11 @@ describe('findPaths', () => {
       return [v.name, r.configurations, r.paths.length, r.truncated];
     });
     expect(counts).toEqual([
-      ['incident-2026', 134, 20, false],
-      ['fixed', 86, 0, false],
-      ['fixed-coverage', 90, 0, false],
-      ['retire-only', 122, 8, false],
-      ['coverage-only', 140, 20, false],
+      ['incident-2026', 149, 20, false],
+      ['fixed', 96, 0, false],
+      ['fixed-coverage', 96, 0, false],
+      ['retire-only', 134, 8, false],
+      ['coverage-only', 149, 20, false],
     ]);
   });
 
@@ -174,7 +174,7 @@ describe('renderPaths', () => {
     const text = renderPaths(findPaths(variant('incident-2026')));
     const lines = text.split('\n');
     expect(lines[0]).toBe(
-      '[violation] incident-2026: 20 path(s) from a rejected state to a decoding state (checked 134 configurations)',
+      '[violation] incident-2026: 20 path(s) from a rejected state to a decoding state (checked 149 configurations)',
     );
     expect(lines).toContain(
       '  1. PREFILL_INTAKE  prefill: received → placeholder.bootstrapping; transfer: unopened → bootstrapping',
@@ -189,7 +189,7 @@ describe('renderPaths', () => {
 
   it('prints an ok headline with the number of configurations checked', () => {
     expect(renderPaths(findPaths(variant('fixed')))).toBe(
-      '[ok] fixed: no path from a rejected state to a decoding state (checked 86 configurations)',
+      '[ok] fixed: no path from a rejected state to a decoding state (checked 96 configurations)',
     );
   });
 });

@@ -1,0 +1,25 @@
+/**
+ * One entry of the bug catalogue: a fault from the engine's upstream history, expressed as the
+ * `fixed` variant plus exactly one fault switch, with the smallest scenario that exposes it.
+ */
+import type { Scenario } from '../../machines/scenario.ts';
+import type { Variant } from '../../machines/variants.ts';
+
+/** Catalogue ids, in the order `kvcheck catalogue` prints them. */
+export type CatalogueId = 'B1' | 'B2' | 'B3' | 'B4' | 'B5' | 'B6' | 'B7' | 'B8';
+
+/** A catalogued fault and how kvcheck catches it. */
+export interface CatalogueEntry {
+  /** Catalogue id, `B1` … `B8`. */
+  readonly id: CatalogueId;
+  /** One line saying what goes wrong in the engine. */
+  readonly description: string;
+  /** Upstream issue and pull-request numbers, as `#30233`. */
+  readonly upstream: readonly string[];
+  /** `fixed` with exactly one fault switch turned on; its name is used with `--variant`. */
+  readonly variant: Variant;
+  /** The smallest scenario that exposes the fault (also checked under `fixed`: no false alarm). */
+  readonly scenario: Scenario;
+  /** Property names the fault is expected to break; one of them must catch it. */
+  readonly expected: readonly string[];
+}

@@ -1,0 +1,159 @@
+/**
+ * Runs the catalogue: each entry's variant on its scenario, and `fixed` on the same scenario,
+ * exhaustively. An entry is caught when one of its expected properties is violated; the run
+ * passes only when every entry is caught and `fixed` holds every property on every scenario.
+ */
+import type { Scenario } from '../../machines/scenario.ts';
+import { check, type EngineName } from '../checker/check.ts';
+import type { ScenarioResult, Verdict } from '../checker/outcome.ts';
+import type { CatalogueEntry } from './entry.ts';
+import { fixedVariant } from './faultVariant.ts';
+
+/** Whether an entry's fault was found: `incomplete` when a bound stopped the search first. */
+export type CatalogueVerdict = 'caught' | 'missed' | 'incomplete';
+
+/** What one exploration cost. */
+export interface RunSize {
+  readonly states: number;
+  readonly transitions: number;
+  readonly depth: number;
+}
+
+/** `fixed` on an entry's scenario: it must hold every property. */
+export interface FixedRun extends RunSize {
+  readonly status: Verdict;
+  /** Properties `fixed` violates (none when the catalogue passes). */
+  readonly violated: readonly string[];
+  /** Witnesses the scenario requires that `fixed` did not reach (a pass would be vacuous). */
+  readonly unreachedWitnesses: readonly string[];
+}
+
+/** One entry's row: what the fault broke, and `fixed` on the same scenario. */
+export interface CatalogueRow {
+  readonly id: string;
+  readonly description: string;
+  readonly upstream: readonly string[];
+  readonly variant: string;
+  readonly scenario: string;
+  readonly expected: readonly string[];
+  readonly verdict: CatalogueVerdict;
+  /** The first expected property (in the entry's order) that is violated; null if none. */
+  readonly caughtBy: string | null;
+  /** Every property the variant violates, in registry order. */
+  readonly violated: readonly string[];
+  /** Steps of the shortest counterexample for `caughtBy`; null if not caught. */
+  readonly traceLength: number | null;
+  /** The event of that counterexample's last step; null if not caught. */
+  readonly lastEvent: string | null;
+  /** What is wrong in the counterexample's last state; null if not caught. */
+  readonly message: string | null;
+  /** The variant's exploration. */
+  readonly size: RunSize;
+  readonly fixed: FixedRun;
+}
+
+/** The catalogue run: one row per entry and the overall verdict. */
+export interface CatalogueReport {
+  readonly engine: EngineName;
+  /** `ok`: every entry caught and `fixed` clean; `violation`: a miss or a `fixed` failure. */
+  readonly verdict: Verdict;
+  readonly entries: readonly CatalogueRow[];
+}
+
+/** Options of `runCatalogue`. */
+export interface CatalogueOptions {
+  /** @default 'fast' */
+  readonly engine?: EngineName;
+  /** Called before each exploration, for progress lines. */
+  readonly onRun?: (what: string) => void;
+}
+
+function violatedNames(r: ScenarioResult): string[] {
+  return r.properties.filter((p) => p.status === 'violated').map((p) => p.name);
+}
+
+function sizeOf(r: ScenarioResult): RunSize {
+  return { states: r.stats.states, transitions: r.stats.transitions, depth: r.stats.depth };
+}
+
+/** The row of `entry`, from its variant's result and `fixed`'s result on the same scenario. */
+export function catalogueRow(
+  entry: CatalogueEntry,
+  result: ScenarioResult,
+  fixed: ScenarioResult,
+): CatalogueRow {
+  const violated = violatedNames(result);
+  const caughtBy = entry.expected.find((name) => violated.includes(name)) ?? null;
+  const trace = result.properties.find((p) => p.name === caughtBy)?.trace;
+  const verdict: CatalogueVerdict =
+    caughtBy !== null ? 'caught' : result.status === 'incomplete' ? 'incomplete' : 'missed';
+  return {
+    id: entry.id,
+    description: entry.description,
+    upstream: entry.upstream,
+    variant: entry.variant.name,
+    scenario: entry.scenario.name,
+    expected: entry.expected,
+    verdict,
+    caughtBy,
+    violated,
+    traceLength: trace ? trace.steps.length : null,
+    lastEvent: trace?.steps.at(-1)?.event ?? null,
+    message: trace?.message ?? null,
+    size: sizeOf(result),
+    fixed: {
+      status: fixed.status,
+      violated: violatedNames(fixed),
+      unreachedWitnesses: fixed.witnesses
+        .filter((w) => w.required && !w.reached)
+        .map((w) => w.name),
+      ...sizeOf(fixed),
+    },
+  };
+}
+
+/**
+ * The verdict of a catalogue run: `violation` if an entry is missed or `fixed` violates a
+ * property; else `incomplete` if any search was bounded; else `ok`.
+ */
+export function catalogueVerdict(rows: readonly CatalogueRow[]): Verdict {
+  if (rows.some((r) => r.verdict === 'missed' || r.fixed.status === 'violation')) {
+    return 'violation';
+  }
+  if (rows.some((r) => r.verdict === 'incomplete' || r.fixed.status === 'incomplete')) {
+    return 'incomplete';
+  }
+  return 'ok';
+}
+
+/**
+ * Checks every entry's variant on its scenario and `fixed` on each scenario once, with every
+ * property, exhaustively (the fast engine has no default bound; the reference engine keeps its
+ * own, and a bounded run is `incomplete`, never a pass).
+ */
+export function runCatalogue(
+  entries: readonly CatalogueEntry[],
+  options: CatalogueOptions = {},
+): CatalogueReport {
+  const engine = options.engine ?? 'fast';
+  const fixed = fixedVariant();
+  const fixedRuns = new Map<string, ScenarioResult>();
+  const fixedOn = (scenario: Scenario): ScenarioResult => {
+    let r = fixedRuns.get(scenario.name);
+    if (!r) {
+      options.onRun?.(`${scenario.name} × ${fixed.name}`);
+      r = check(scenario, fixed, { engine, requiredWitnesses: scenario.witnesses });
+      fixedRuns.set(scenario.name, r);
+    }
+    return r;
+  };
+  const rows = entries.map((entry) => {
+    options.onRun?.(`${entry.id}: ${entry.scenario.name} × ${entry.variant.name}`);
+    const result = check(entry.scenario, entry.variant, {
+      engine,
+      requiredWitnesses: entry.scenario.witnesses,
+    });
+    return catalogueRow(entry, result, fixedOn(entry.scenario));
+  });
+  return { engine, verdict: catalogueVerdict(rows), entries: rows };
+}
