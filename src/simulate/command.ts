@@ -1,0 +1,84 @@
+/**
+ * `kvcheck simulate [--scenario NAME | --config FILE]... [--variant NAME]... [--invariant NAME]...
+ * [--runs N] [--depth D] [--seed S] [--json]`: random walks with shrinking, per scenario ×
+ * variant. Exit 1 when a walk violated a property, 3 when none did (a random search proves
+ * nothing), 2 on bad input.
+ */
+import { propertyNames } from '../../invariants/index.ts';
+import { overallVerdict } from '../checker/outcome.ts';
+import {
+  distinct,
+  exitCodeOf,
+  type Io,
+  resolveScenarios,
+  resolveVariants,
+} from '../cli/resolve.ts';
+import { oneOf, UsageError, wholeNumber } from '../cli/usageError.ts';
+import { count } from '../export/numbers.ts';
+import {
+  defaultDepth,
+  defaultRuns,
+  maxSeed,
+  randomSeed,
+  type SimulationResult,
+  simulate,
+} from './simulate.ts';
+import { renderSimulation } from './text.ts';
+
+/** Options of `kvcheck simulate`, as parsed from the command line. */
+export interface SimulateArgs {
+  readonly scenario: readonly string[];
+  readonly config: readonly string[];
+  readonly variant: readonly string[];
+  readonly invariant: readonly string[];
+  readonly runs?: string;
+  readonly depth?: string;
+  readonly seed?: string;
+  readonly json: boolean;
+}
+
+function seedOf(text: string | undefined): number {
+  if (text === undefined) return randomSeed();
+  const seed = wholeNumber('--seed', text, 0);
+  if (seed > maxSeed) {
+    throw new UsageError(`--seed: must be a whole number from 0 to ${maxSeed} (got "${text}")`);
+  }
+  return seed;
+}
+
+/** `kvcheck simulate`: prints the results (text or the Outcome as JSON); returns the exit code. */
+export function runSimulate(args: SimulateArgs, io: Io): number {
+  const { scenarios, reproduce } = resolveScenarios(args);
+  const variants = resolveVariants(args.variant);
+  const invariants = distinct(args.invariant).map((n) => oneOf('invariant', n, propertyNames));
+  const runs = args.runs === undefined ? defaultRuns : wholeNumber('--runs', args.runs, 1);
+  const depth = args.depth === undefined ? defaultDepth : wholeNumber('--depth', args.depth, 1);
+  const seed = seedOf(args.seed);
+  const progress = io.progress && !args.json ? io.progress : undefined;
+  const results: SimulationResult[] = [];
+  for (const scenario of scenarios) {
+    for (const variant of variants) {
+      results.push(
+        simulate(scenario, variant, {
+          runs,
+          depth,
+          seed,
+          requiredWitnesses: scenario.witnesses,
+          ...(invariants.length > 0 ? { properties: invariants } : {}),
+          ...(progress
+            ? {
+                onProgress: (p: { runs: number; runsPerSecond: number }) =>
+                  progress(
+                    `${scenario.name} × ${variant.name}: ${count(p.runs)} of ${count(runs)} walks, ${count(p.runsPerSecond)}/s`,
+                  ),
+              }
+            : {}),
+        }),
+      );
+      progress?.('');
+    }
+  }
+  if (args.json) io.out(`${JSON.stringify({ results }, null, 2)}\n`);
+  else io.out(renderSimulation(results, { scenarios: reproduce, invariants }, io.colour));
+  return exitCodeOf(overallVerdict(results));
+}
