@@ -4,21 +4,15 @@
  * witness, and returns the shortest counterexample for each violated property.
  */
 
-import { properties, witnesses } from '../../invariants/index.ts';
+import { properties } from '../../invariants/index.ts';
 import type { Property } from '../../invariants/property.ts';
 import type { ServingState } from '../../invariants/vocabulary.ts';
 import type { ExternalEvent } from '../../machines/events.ts';
 import type { Scenario } from '../../machines/scenario.ts';
 import { createServingMachine, type ServingMachine } from '../../machines/servingMachine.ts';
 import type { Variant } from '../../machines/variants.ts';
-import type {
-  LifecycleMove,
-  PropertyResult,
-  ScenarioResult,
-  Trace,
-  Verdict,
-  WitnessResult,
-} from './outcome.ts';
+import type { LifecycleMove, PropertyResult, ScenarioResult, Trace, Verdict } from './outcome.ts';
+import { witnessResultsOf } from './outcome.ts';
 import {
   type ExploreLimits,
   exploreMachine,
@@ -124,13 +118,10 @@ export function checkMachine(
     }
     return { name, statement: prop.statement, status: complete ? 'holds' : 'unknown' };
   });
-  const required = new Set(options.requiredWitnesses ?? []);
-  const witnessResults: WitnessResult[] = Object.entries(witnesses).map(([name, w]) => ({
-    name,
-    statement: w.statement,
-    reached: graph.states.some((s) => w(s)),
-    required: required.has(name),
-  }));
+  const witnessResults = witnessResultsOf(
+    (_, w) => graph.states.some((s) => w(s)),
+    options.requiredWitnesses,
+  );
   const transitions = graph.edges.reduce((n, out) => n + out.length, 0);
   const depth = tree.order.reduce((d, v) => Math.max(d, tree.depth[v] ?? 0), 0);
   const status: Verdict = propertyResults.some((p) => p.status === 'violated')

@@ -2,6 +2,7 @@
  * The Outcome: the plain, JSON-serialisable record a check produces and every printer and
  * exporter consumes. Nothing in it refers to XState objects.
  */
+import { type Witness, witnesses } from '../../invariants/index.ts';
 
 /** A run's verdict: `incomplete` whenever a bound stopped the search before a violation. */
 export type Verdict = 'ok' | 'violation' | 'incomplete';
@@ -11,8 +12,13 @@ export type PropertyStatus = 'holds' | 'violated' | 'unknown';
 
 /** Size and cost of one exploration. */
 export interface Stats {
-  /** Distinct states reached. */
+  /** Distinct states reached (representatives, under symmetry reduction). */
   readonly states: number;
+  /**
+   * Under symmetry reduction (fast engine): how many states of the unreduced space the
+   * representatives stand for, the sum of their orbit sizes, computed exactly. Absent otherwise.
+   */
+  readonly unreducedStates?: number;
   /** Enabled transitions explored (edges whose target differs from their source snapshot). */
   readonly transitions: number;
   /** Length of the longest shortest path from the initial state. */
@@ -67,6 +73,23 @@ export interface WitnessResult {
 }
 
 /**
+ * One WitnessResult per registered witness, in registry order: `reached(name, w)` says whether
+ * the run reached it; `required` lists the witnesses the scenario requires.
+ */
+export function witnessResultsOf(
+  reached: (name: string, w: Witness) => boolean,
+  required: readonly string[] = [],
+): WitnessResult[] {
+  const needed = new Set(required);
+  return Object.entries(witnesses).map(([name, w]) => ({
+    name,
+    statement: w.statement,
+    reached: reached(name, w),
+    required: needed.has(name),
+  }));
+}
+
+/**
  * One request's lifecycle move seen in the exploration: the event, and the four regions' state
  * paths before and after it (the state space projected onto one request). Exporters match these
  * against a statechart's transitions to report coverage.
@@ -79,7 +102,8 @@ export interface LifecycleMove {
 
 /** Why a search stopped early. */
 export interface Bound {
-  readonly reason: 'maxStates' | 'maxSeconds';
+  /** `maxMemory`'s limit is in MiB of V8 heap in use. */
+  readonly reason: 'maxStates' | 'maxSeconds' | 'maxMemory';
   readonly limit: number;
 }
 

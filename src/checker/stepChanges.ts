@@ -11,6 +11,7 @@ import {
 } from '../../invariants/vocabulary.ts';
 import { type ExternalEvent, eventActor } from '../../machines/events.ts';
 import type { PagePool } from '../../machines/kvPagePool.ts';
+import { nodeOwnerOf } from '../../machines/prefixCache.ts';
 import { requestRegions } from '../../machines/regionIds.ts';
 import type { RegionSnapshot, Trace, TraceStep } from './outcome.ts';
 
@@ -19,6 +20,7 @@ const pollNames: Readonly<Record<string, string>> = {
   bootstrapping: 'KVPoll Bootstrapping',
   waitingForInput: 'KVPoll WaitingForInput',
   transferring: 'KVPoll Transferring',
+  draining: 'KVPoll Failed, a write still in flight',
   success: 'KVPoll Success',
   failed: 'KVPoll Failed',
 };
@@ -49,7 +51,12 @@ function poolChanges(node: string, a: PagePool, b: PagePool, next: ServingState)
       const holds = kept.length ? `, still holding KV of ${[...new Set(kept)].join(', ')}` : '';
       out.push(`${node} page ${page} allocated to ${now}${holds}`);
     } else if (was !== null && now === null) {
-      out.push(`${node} page ${page} freed by ${was} (not scrubbed)`);
+      const cachedBy = node === 'prefill' ? nodeOwnerOf(next.context, page) : null;
+      out.push(
+        cachedBy === null
+          ? `${node} page ${page} freed by ${was} (not scrubbed)`
+          : `${node} page ${page} kept in the prefix cache, inserted by ${writerLabel(next, cachedBy)}`,
+      );
     }
     for (let off = 0; off < b.pageSize; off++) {
       const slot = page * b.pageSize + off;
@@ -63,6 +70,28 @@ function poolChanges(node: string, a: PagePool, b: PagePool, next: ServingState)
       }
     }
   }
+  return out;
+}
+
+/** What the optional mechanisms (aux slots, the prefix cache, deferred release) changed. */
+function mechanismChanges(a: ServingState, b: ServingState, rid: string): string[] {
+  const ra = a.context.requests[rid];
+  const rb = b.context.requests[rid];
+  if (!ra || !rb) return [];
+  const out: string[] = [];
+  if (rb.auxSlot !== ra.auxSlot && rb.auxSlot !== undefined && rb.auxSlot !== null)
+    out.push(`decode metadata slot ${rb.auxSlot} taken by ${rid}`);
+  if (rb.auxSlot !== ra.auxSlot && (rb.auxSlot ?? null) === null && ra.auxSlot != null)
+    out.push(`decode metadata slot ${ra.auxSlot} freed by ${rid} (room reset)`);
+  if (rb.auxIn !== ra.auxIn && rb.auxIn !== undefined && rb.auxIn !== null)
+    out.push(`decode metadata slot ${rb.auxIn} now holds the aux data of ${rid}`);
+  if (rb.firstTokenForeign && !ra.firstTokenForeign)
+    out.push(`${rid} takes its first token from aux data written for another room`);
+  if (rb.releaseDeferred && !ra.releaseDeferred)
+    out.push(`${rid} decode pages kept until the in-flight write drains`);
+  const locked = rb.prefixPages ?? [];
+  if (locked.length > 0 && (ra.prefixPages ?? []).length === 0)
+    out.push(`${rid} reuses prefill cache page(s) ${locked.join(', ')} (locked)`);
   return out;
 }
 
@@ -87,9 +116,16 @@ export function stepChanges(a: ServingState, b: ServingState): string[] {
     if (rb.decodeLen === 1 && rb.rejectedOnDecode && ra.decodeLen !== 1) {
       out.push(`${rid} prompt swapped for a 1-token placeholder on decode`);
     }
+    // An abort recorded while prefill stays where it is: an error left pending (`to_finish`).
+    const stays = (region: 'prefill' | 'decode') =>
+      regionPath(a, rid, region) === regionPath(b, rid, region);
+    if (rb.aborted && !ra.aborted && !rb.clientAborted && stays('prefill') && stays('decode')) {
+      out.push(`${rid}: prefill hit an error; the abort is pending (to_finish)`);
+    }
     if (rb.kvArrived !== ra.kvArrived)
       out.push(`${rid}: ${rb.kvArrived} position(s) of KV arrived on decode`);
     if (rb.committed && !ra.committed) out.push(`${rid} committed with seq_len ${rb.seqLen}`);
+    out.push(...mechanismChanges(a, b, rid));
   }
   out.push(...poolChanges('prefill', a.context.prefillPool, b.context.prefillPool, b));
   out.push(...poolChanges('decode', a.context.decodePool, b.context.decodePool, b));

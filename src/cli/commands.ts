@@ -8,14 +8,15 @@ import { join } from 'node:path';
 import { propertyNames } from '../../invariants/index.ts';
 import { scenarios } from '../../scenarios/index.ts';
 import { expectationFor, structuralPaths } from '../../scenarios/manifest.ts';
+import { catalogue } from '../catalogue/index.ts';
 import { check, type EngineName, engineNames } from '../checker/check.ts';
 import { overallVerdict, type ScenarioResult } from '../checker/outcome.ts';
 import { defaultMaxStates } from '../checker/stateGraph.ts';
+import { planDeploymentCheck, planJson, renderMapping } from '../deployment/commands.ts';
 import type { Progress } from '../engine/types.ts';
 import { toItf } from '../export/itf.ts';
-import { count } from '../export/numbers.ts';
 import { findPaths, renderPaths } from '../paths/index.ts';
-import { renderResults, renderVerdictTable, type ScenarioArgs } from './render.ts';
+import { renderProgress, renderResults, renderVerdictTable, type ScenarioArgs } from './render.ts';
 import { reportInputFrom, writeReportFiles } from './reportCommand.ts';
 import {
   distinct,
@@ -35,6 +36,8 @@ export interface CheckArgs {
   readonly invariant: readonly string[];
   readonly maxStates?: string;
   readonly maxSeconds?: string;
+  /** MiB of V8 heap in use (fast engine). */
+  readonly maxMemory?: string;
   readonly json: boolean;
   readonly outTrace?: string;
   readonly outItf?: string;
@@ -43,6 +46,8 @@ export interface CheckArgs {
   /** `on` or `off` (default). */
   readonly symmetry?: string;
   readonly exact?: boolean;
+  /** A deployment file: check its abstract scenarios instead of `--scenario`/`--config`. */
+  readonly deployment?: string;
 }
 
 function traceFile(results: readonly ScenarioResult[]): string {
@@ -100,18 +105,32 @@ function writeItfFiles(dir: string, results: readonly ScenarioResult[]): void {
 
 /** `kvcheck check`: exhaustive check of scenarios × variants; returns the exit code. */
 export function runCheck(args: CheckArgs, io: Io): number {
-  const { scenarios: chosen, reproduce } = resolveScenarios(args);
-  const variantsChosen = resolveVariants(args.variant);
+  // --deployment: the deployment's abstract scenarios, under its variant unless --variant is given.
+  const plan =
+    args.deployment === undefined ? undefined : planDeploymentCheck(args.deployment, args);
+  const { scenarios: chosen, reproduce } = plan
+    ? { scenarios: plan.scenarios, reproduce: plan.reproduce }
+    : resolveScenarios(args);
+  const variantsChosen = resolveVariants(
+    plan && args.variant.length === 0 ? [plan.variant] : args.variant,
+  );
   const properties = distinct(args.invariant).map((n) => oneOf('invariant', n, propertyNames));
   const maxStates =
     args.maxStates === undefined ? undefined : wholeNumber('--max-states', args.maxStates, 1);
   const maxSeconds =
     args.maxSeconds === undefined ? undefined : positiveSeconds('--max-seconds', args.maxSeconds);
+  const maxMemory =
+    args.maxMemory === undefined ? undefined : wholeNumber('--max-memory', args.maxMemory, 1);
   const engine = oneOf('engine', args.engine ?? 'fast', engineNames) as EngineName;
   const symmetry = oneOf('--symmetry value', args.symmetry ?? 'off', ['on', 'off']) === 'on';
   if (engine === 'graph' && (symmetry || args.exact)) {
     throw new UsageError(
       '--symmetry on and --exact need --engine fast; the reference engine stores full snapshots',
+    );
+  }
+  if (engine === 'graph' && maxMemory !== undefined) {
+    throw new UsageError(
+      '--max-memory needs --engine fast; the reference engine has no memory bound',
     );
   }
   const progress = io.progress && !args.json ? io.progress : undefined;
@@ -126,10 +145,11 @@ export function runCheck(args: CheckArgs, io: Io): number {
           ...(properties.length > 0 ? { properties } : {}),
           ...(maxStates !== undefined ? { maxStates } : {}),
           ...(maxSeconds !== undefined ? { maxSeconds } : {}),
+          ...(maxMemory !== undefined ? { maxMemory } : {}),
           ...(progress
             ? {
                 onProgress: (p: Progress) =>
-                  progress(`${scenario.name} × ${variant.name}: ${progressText(p)}`),
+                  progress(`${scenario.name} × ${variant.name}: ${renderProgress(p)}`),
               }
             : {}),
           requiredWitnesses: scenario.witnesses,
@@ -140,15 +160,13 @@ export function runCheck(args: CheckArgs, io: Io): number {
   }
   if (args.outTrace) writeOutTrace(args.outTrace, traceFile(results));
   if (args.outItf) writeItfFiles(args.outItf, results);
-  if (args.json) io.out(`${JSON.stringify({ results }, null, 2)}\n`);
-  else io.out(renderResults(results, reproduce, io.colour));
+  const deployment = plan ? { deployment: planJson(plan) } : {};
+  if (args.json) io.out(`${JSON.stringify({ ...deployment, results }, null, 2)}\n`);
+  else
+    io.out(
+      `${plan ? renderMapping(plan, io.colour) : ''}${renderResults(results, reproduce, io.colour)}`,
+    );
   return exitCodeOf(overallVerdict(results));
-}
-
-/** One progress line: distinct states, states per second, queue and heap. */
-function progressText(p: Progress): string {
-  const mb = Math.round(p.heapBytes / 2 ** 20);
-  return `${count(p.states)} states, ${count(Math.round(p.statesPerSecond))}/s, queue ${count(p.queue)}, heap ${count(mb)} MB`;
 }
 
 /** Options of `kvcheck paths`. */
@@ -226,15 +244,23 @@ export async function runAll(io: Io, outDir: string, version: string): Promise<n
 /** `kvcheck list`: the built-in scenarios, variants, properties and witnesses. */
 export function runList(args: { readonly json: boolean }, io: Io): number {
   if (args.json) {
-    io.out(
-      `${JSON.stringify({ scenarios, variants: resolveVariants([]), properties: propertyNames }, null, 2)}\n`,
-    );
+    const listed = {
+      scenarios,
+      variants: resolveVariants([]),
+      properties: propertyNames,
+      catalogue: catalogue.map((e) => ({ id: e.id, variant: e.variant, scenario: e.scenario })),
+    };
+    io.out(`${JSON.stringify(listed, null, 2)}\n`);
     return exitCode.ok;
   }
   const lines = ['Scenarios:'];
   for (const s of scenarios) lines.push(`  ${s.name.padEnd(10)} ${s.description}`);
   lines.push('', 'Variants:');
   for (const v of resolveVariants([])) lines.push(`  ${v.name.padEnd(15)} ${v.description}`);
+  lines.push('', 'Catalogue variants (kvcheck catalogue; not run by kvcheck all):');
+  for (const e of catalogue) {
+    lines.push(`  ${e.variant.name.padEnd(30)} ${e.id} on ${e.scenario.name}: ${e.description}`);
+  }
   lines.push('', 'Properties:');
   for (const name of propertyNames) lines.push(`  ${name}`);
   io.out(`${lines.join('\n')}\n`);

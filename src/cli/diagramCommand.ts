@@ -5,13 +5,13 @@
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { findVariant, type Variant, variantNames } from '../../machines/variants.ts';
+import type { Variant } from '../../machines/variants.ts';
 import { toDotDiff } from '../export/chartDiff.ts';
 import { toDot } from '../export/dotStatechart.ts';
 import { toMermaid } from '../export/mermaidStatechart.ts';
 import { type ChartName, chartGraph, chartNames } from '../export/statechart.ts';
 import { renderSvg } from '../export/svg.ts';
-import type { Io } from './resolve.ts';
+import { acceptedVariantNames, findAnyVariant, type Io } from './resolve.ts';
 import { oneOf, UsageError } from './usageError.ts';
 
 /** Options of `kvcheck diagram`, as parsed from the command line. */
@@ -55,7 +55,7 @@ function pick<T extends string>(what: string, name: string, accepted: readonly T
 }
 
 function variantNamed(name: string): Variant {
-  const v = findVariant(oneOf('variant', name, variantNames));
+  const v = findAnyVariant(oneOf('variant', name, acceptedVariantNames()));
   if (!v) throw new UsageError(`unknown variant "${name}"`);
   return v;
 }
@@ -72,7 +72,7 @@ function diffDrawings(args: DiagramArgs, format: Format, charts: ChartName[]): D
   const names = distinct(args.diff);
   if (args.diff.length !== 2 || names.length !== 2)
     throw new UsageError(
-      `--diff takes exactly two different variants (--diff A --diff B), got ${args.diff.length === 0 ? 'none' : args.diff.join(', ')}; accepted: ${variantNames.join(', ')}`,
+      `--diff takes exactly two different variants (--diff A --diff B), got ${args.diff.length === 0 ? 'none' : args.diff.join(', ')}; accepted: ${acceptedVariantNames().join(', ')}`,
     );
   if (format === 'mermaid')
     throw new UsageError('--diff draws DOT or SVG only: add --format dot or --format svg');

@@ -4,8 +4,11 @@
  */
 import { readFileSync } from 'node:fs';
 import { Command, CommanderError, Option } from 'commander';
+import { runCatalogueCommand } from '../catalogue/command.ts';
 import { ConfigError } from '../config/loadScenario.ts';
+import { runDeploymentReport, runLint } from '../deployment/commands.ts';
 import { UnknownStateError } from '../paths/index.ts';
+import { runSimulate } from '../simulate/command.ts';
 import { runAll, runCheck, runList, runPaths } from './commands.ts';
 import { runDiagram } from './diagramCommand.ts';
 import { defaultReportDir, runReport } from './reportCommand.ts';
@@ -56,6 +59,10 @@ function program(io: Io, setCode: (code: number) => void, argvText: string): Com
       'stop expanding after n distinct states: verdict incomplete (default 100000)',
     )
     .option('--max-seconds <s>', 'stop after s seconds: verdict incomplete')
+    .option(
+      '--max-memory <MiB>',
+      'fast engine: stop once the V8 heap in use exceeds MiB: verdict incomplete',
+    )
     .option('--json', 'print the Outcome as JSON', false)
     .option('--out-trace <file>', 'write every counterexample as JSON to file')
     .option('--out-itf <dir>', 'write each counterexample as an ITF trace into dir')
@@ -65,7 +72,16 @@ function program(io: Io, setCode: (code: number) => void, argvText: string): Com
       'fast engine: explore one of each set of interchangeable requests',
     )
     .option('--exact', 'fast engine: store full state keys instead of 64-bit fingerprints')
+    .option('--deployment <file>', 'deployment file: check its abstract scenarios (see lint)')
     .action((opts) => setCode(runCheck(opts, io)));
+  cli
+    .command('lint')
+    .description(
+      'compute a deployment’s KV pool capacities and lint them against its context window',
+    )
+    .argument('<file>', 'deployment file, YAML or JSON')
+    .option('--json', 'print the lint report as JSON', false)
+    .action((file: string, opts) => setCode(runLint(file, opts, io)));
   cli
     .command('paths')
     .description('list statechart paths from a rejected state to a decoding state, per variant')
@@ -98,7 +114,18 @@ function program(io: Io, setCode: (code: number) => void, argvText: string): Com
     .option('--out <dir>', 'folder for report.md and report.html', defaultReportDir)
     .option('--max-states <n>', 'stop expanding after n distinct states (default 100000)')
     .option('--max-seconds <s>', 'stop after s seconds')
-    .action(async (opts) => setCode(await runReport(opts, io, `kvcheck ${argvText}`, version())));
+    .option(
+      '--deployment <file>',
+      'deployment file: report on its abstract scenarios, with a deployment section',
+    )
+    .action(async (opts) => {
+      const command = `kvcheck ${argvText}`;
+      setCode(
+        opts.deployment === undefined
+          ? await runReport(opts, io, command, version())
+          : await runDeploymentReport(opts, io, command, version()),
+      );
+    });
   cli
     .command('diagram')
     .description('draw the statecharts as Mermaid, DOT or SVG')
@@ -137,6 +164,24 @@ function program(io: Io, setCode: (code: number) => void, argvText: string): Com
     .option('--out <file>', 'write to file instead of stdout')
     .option('--max-nodes <n>', 'refuse larger graphs (default 300)')
     .action(async (opts) => setCode(await runStateSpace(opts, io)));
+  cli
+    .command('catalogue')
+    .description('check each catalogued upstream fault (fixed plus one fault switch) and fixed')
+    .option('--json', 'print the catalogue report as JSON', false)
+    .option('--engine <name>', 'fast (default) or graph, the xstate/graph reference')
+    .action((opts) => setCode(runCatalogueCommand(opts, io)));
+  cli
+    .command('simulate')
+    .description('random walks checking every property on every step; a failure is shrunk')
+    .option('--scenario <name>', 'built-in scenario (repeatable; default: all)', collect, [])
+    .option('--config <file>', 'scenario file, YAML or JSON (repeatable)', collect, [])
+    .option('--variant <name>', 'engine variant (repeatable; default: all)', collect, [])
+    .option('--invariant <name>', 'property to check (repeatable; default: all)', collect, [])
+    .option('--runs <n>', 'random walks per scenario × variant (default 1000)')
+    .option('--depth <d>', 'steps after which a walk stops (default 1000)')
+    .option('--seed <s>', 'seed, 0 to 4294967295 (default: random, printed); replays exactly')
+    .option('--json', 'print the Outcome as JSON', false)
+    .action((opts) => setCode(runSimulate(opts, io)));
   cli
     .command('list')
     .description('list built-in scenarios, variants, properties and witnesses')

@@ -118,20 +118,23 @@ function writeReport(dir: string, name: string, text: string): string {
   return path;
 }
 
-/** Builds the report's input: runs the checks, draws the diagrams. */
-export async function buildReport(
-  args: Omit<ReportArgs, 'out'>,
-  command: string,
-  version: string,
-): Promise<ReportInput> {
-  const { scenarios, reproduce } = resolveScenarios(args);
-  const variants = resolveVariants(args.variant);
+/**
+ * Checks every scenario × variant for a report, within `--max-states` (default
+ * `defaultMaxStates`) and `--max-seconds`; throws a UsageError for a bad bound.
+ */
+export function checkForReport(
+  scenarios: readonly Scenario[],
+  variants: readonly Variant[],
+  bounds: Pick<ReportArgs, 'maxStates' | 'maxSeconds'>,
+): { results: ScenarioResult[]; maxStates: number; maxSeconds: number | undefined } {
   const maxStates =
-    args.maxStates === undefined
+    bounds.maxStates === undefined
       ? defaultMaxStates
-      : wholeNumber('--max-states', args.maxStates, 1);
+      : wholeNumber('--max-states', bounds.maxStates, 1);
   const maxSeconds =
-    args.maxSeconds === undefined ? undefined : positiveSeconds('--max-seconds', args.maxSeconds);
+    bounds.maxSeconds === undefined
+      ? undefined
+      : positiveSeconds('--max-seconds', bounds.maxSeconds);
   const results = scenarios.flatMap((s) =>
     variants.map((v) =>
       check(s, v, {
@@ -141,6 +144,18 @@ export async function buildReport(
       }),
     ),
   );
+  return { results, maxStates, maxSeconds };
+}
+
+/** Builds the report's input: runs the checks, draws the diagrams. */
+export async function buildReport(
+  args: Omit<ReportArgs, 'out'>,
+  command: string,
+  version: string,
+): Promise<ReportInput> {
+  const { scenarios, reproduce } = resolveScenarios(args);
+  const variants = resolveVariants(args.variant);
+  const { results, maxStates, maxSeconds } = checkForReport(scenarios, variants, args);
   return reportInputFrom({
     scenarios,
     variants,

@@ -3,8 +3,13 @@
  * gives become scenarios and variants (each refused with a UsageError naming what is accepted).
  */
 import type { Scenario } from '../../machines/scenario.ts';
-import { findVariant, type Variant, variantNames } from '../../machines/variants.ts';
+import { findVariant, type Variant, variantNames, variants } from '../../machines/variants.ts';
 import { findScenario, scenarioNames, scenarios } from '../../scenarios/index.ts';
+import {
+  catalogueScenarios,
+  catalogueVariantNames,
+  findCatalogueVariant,
+} from '../catalogue/index.ts';
 import type { Verdict } from '../checker/outcome.ts';
 import { loadScenarioFile } from '../config/loadScenario.ts';
 import { oneOf, UsageError } from './usageError.ts';
@@ -39,7 +44,7 @@ export function resolveScenarios(args: {
   const reproduce = new Map<string, string>();
   const chosen: Scenario[] = [];
   for (const name of distinct(args.scenario)) {
-    const s = findScenario(oneOf('scenario', name, scenarioNames));
+    const s = findAnyScenario(oneOf('scenario', name, acceptedScenarioNames()));
     if (s) chosen.push(s);
   }
   for (const file of args.config) {
@@ -56,8 +61,30 @@ export function resolveScenarios(args: {
   return { scenarios: chosen, reproduce };
 }
 
-/** Variants named by `--variant`; all built-ins if none. */
+/** Names `--variant` accepts: the built-in variants, then the bug catalogue's. */
+export function acceptedVariantNames(): string[] {
+  return [...variantNames, ...catalogueVariantNames];
+}
+
+/** The built-in or catalogue variant called `name`, or undefined. */
+export function findAnyVariant(name: string): Variant | undefined {
+  return findVariant(name) ?? findCatalogueVariant(name);
+}
+
+/** Names `--scenario` accepts: the built-in scenarios, then the bug catalogue's own. */
+export function acceptedScenarioNames(): string[] {
+  return distinct([...scenarioNames, ...catalogueScenarios.map((s) => s.name)]);
+}
+
+/** The built-in or catalogue scenario called `name`, or undefined. */
+function findAnyScenario(name: string): Scenario | undefined {
+  return findScenario(name) ?? catalogueScenarios.find((s) => s.name === name);
+}
+
+/** Variants named by `--variant` (built-in or catalogue); all built-ins if none. */
 export function resolveVariants(names: readonly string[]): Variant[] {
-  const chosen = names.length > 0 ? distinct(names) : variantNames;
-  return chosen.map((n) => findVariant(oneOf('variant', n, variantNames)) as Variant);
+  if (names.length === 0) return [...variants];
+  return distinct(names).map(
+    (n) => findAnyVariant(oneOf('variant', n, acceptedVariantNames())) as Variant,
+  );
 }

@@ -3,6 +3,7 @@
  * script, no font or image from anywhere, readable offline and printable. Pure: a `ReportInput`
  * in, text out. Every user-supplied string is escaped.
  */
+import { deploymentHtml } from '../deployment/reportSection.ts';
 import { escapeHtml as h } from './escape.ts';
 import { count, duration } from './numbers.ts';
 import { reportCss } from './reportCss.ts';
@@ -208,10 +209,23 @@ const sections: readonly [string, string, (input: ReportInput) => string][] = [
   ['witnesses', 'Witnesses', witnesses],
 ];
 
+/** The sections of `input`'s report: the deployment section, when there is one, after the verdicts. */
+function sectionsOf(input: ReportInput): typeof sections {
+  const { deployment } = input;
+  if (deployment === undefined) return sections;
+  const [first, ...rest] = sections;
+  return [
+    ...(first ? [first] : []),
+    ['deployment', 'Deployment', () => deploymentHtml(deployment)],
+    ...rest,
+  ];
+}
+
 /** The whole report as one HTML document. */
 export function reportHtml(input: ReportInput): string {
-  const nav = sections.map(([id, title]) => `<a href="#${id}">${h(title)}</a>`).join(' · ');
-  const body = sections.map(([id, title, render]) => section(id, title, render(input))).join('\n');
+  const shown = sectionsOf(input);
+  const nav = shown.map(([id, title]) => `<a href="#${id}">${h(title)}</a>`).join(' · ');
+  const body = shown.map(([id, title, render]) => section(id, title, render(input))).join('\n');
   const limit =
     input.settings.maxSeconds === undefined
       ? 'no time limit'

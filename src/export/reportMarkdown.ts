@@ -2,6 +2,7 @@
  * The design-review report as Markdown that renders on GitHub (diagrams as Mermaid blocks).
  * Pure: a `ReportInput` in, text out. Every user-supplied string is escaped.
  */
+import { deploymentMarkdown } from '../deployment/reportSection.ts';
 import { escapeHtml, escapeMarkdownCell } from './escape.ts';
 import { count, duration } from './numbers.ts';
 import {
@@ -176,6 +177,7 @@ export function reportMarkdown(input: ReportInput): string {
     '# kvcheck design review',
     'Tenant isolation in disaggregated prefill/decode serving: every built-in or given scenario explored exhaustively under each engine variant.',
     `## Verdicts\n\n${verdicts(input)}`,
+    ...(input.deployment ? [`## Deployment\n\n${deploymentMarkdown(input.deployment)}`] : []),
     `## Scenarios\n\n${scenarios(input)}`,
     `## Statecharts\n\n${diagrams(input)}`,
     `## Properties\n\n${propertyTable(input)}`,

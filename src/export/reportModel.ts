@@ -7,6 +7,7 @@ import { properties } from '../../invariants/index.ts';
 import { maxReqInputLen, type Scenario } from '../../machines/scenario.ts';
 import type { Switches, Variant } from '../../machines/variants.ts';
 import type { PropertyStatus, ScenarioResult, Trace } from '../checker/outcome.ts';
+import type { DeploymentSection } from '../deployment/reportSection.ts';
 import type { ChartGraph } from './chartGraph.ts';
 import { type RegionCoverage, regionCoverage } from './coverage.ts';
 
@@ -47,6 +48,8 @@ export interface ReportInput {
   readonly counterexamples: readonly Counterexample[];
   /** The `request` chart under each variant, for coverage. */
   readonly charts: ReadonlyMap<string, ChartGraph>;
+  /** A deployment the scenarios were derived from (`kvcheck report --deployment`), if any. */
+  readonly deployment?: DeploymentSection;
 }
 
 /** One request's length against each limit, in words. */
@@ -116,6 +119,11 @@ function switchesOn(s: Switches): string[] {
   if (s.retireAbortedResult) on.push('retire aborted result (#36988)');
   if (s.coverageCheck) on.push('coverage check (#38704)');
   if (s.routerPolicy === 'failFast') on.push('fail-fast router');
+  // Every other boolean switch is a catalogued fault (see src/catalogue).
+  const fixes = new Set(['admissionRetire', 'retireAbortedResult', 'coverageCheck']);
+  for (const [name, value] of Object.entries(s)) {
+    if (value === true && !fixes.has(name)) on.push(`fault: ${name}`);
+  }
   return on;
 }
 

@@ -12,42 +12,7 @@ import { propertyNames } from '../../invariants/index.ts';
 import { variantNames } from '../../machines/variants.ts';
 import { scenarios } from '../../scenarios/index.ts';
 import { expectationFor, structuralPaths } from '../../scenarios/manifest.ts';
-import { main } from '../../src/cli/main.ts';
-
-interface Run {
-  readonly code: number;
-  readonly out: string;
-  readonly err: string;
-}
-
-/** Runs kvcheck in process with uncoloured, captured output. */
-async function run(...argv: string[]): Promise<Run> {
-  const out: string[] = [];
-  const err: string[] = [];
-  const code = await main(argv, {
-    out: (t) => {
-      out.push(t);
-    },
-    err: (t) => {
-      err.push(t);
-    },
-    colour: false,
-  });
-  return { code, out: out.join(''), err: err.join('') };
-}
-
-/** Asserts the bad-input contract (exit 2, one `error: ` line, empty stdout) and returns the line. */
-function usageError(r: Run): string {
-  expect(r.code).toBe(2);
-  expect(r.out).toBe('');
-  expect(r.err).not.toMatch(/^\s+at /m);
-  const lines = r.err.split('\n');
-  expect(lines).toHaveLength(2);
-  expect(lines[1]).toBe('');
-  const line = lines[0] ?? '';
-  expect(line).toMatch(/^error: \S/);
-  return line;
-}
+import { type Run, run, usageError } from './runCli.ts';
 
 /** A path to a file in the repository, relative to the working directory (as a user types it). */
 const repoFile = (path: string): string =>
@@ -456,13 +421,13 @@ describe('bad input: exit 2, one error line, nothing on stdout', () => {
 
   it('rejects an unknown option of check and lists the accepted ones', async () => {
     expect(usageError(await run('check', '--frob'))).toMatchInlineSnapshot(
-      `"error: unknown option '--frob'; accepted: --scenario, --config, --variant, --invariant, --max-states, --max-seconds, --json, --out-trace, --out-itf, --engine, --symmetry, --exact, --help"`,
+      `"error: unknown option '--frob'; accepted: --scenario, --config, --variant, --invariant, --max-states, --max-seconds, --max-memory, --json, --out-trace, --out-itf, --engine, --symmetry, --exact, --deployment, --help"`,
     );
   });
 
   it('rejects an unknown command', async () => {
     expect(usageError(await run('frob'))).toMatchInlineSnapshot(
-      `"error: unknown command 'frob'; accepted commands: check, paths, all, report, diagram, state-space, list"`,
+      `"error: unknown command 'frob'; accepted commands: check, lint, paths, all, report, diagram, state-space, catalogue, simulate, list"`,
     );
   });
 
@@ -482,7 +447,7 @@ describe('bad input: exit 2, one error line, nothing on stdout', () => {
     expect(
       usageError(await run('check', '--scenario', 'incident', '--variant', 'nope')),
     ).toMatchInlineSnapshot(
-      `"error: unknown variant "nope"; accepted: incident-2026, fixed, fixed-coverage, retire-only, coverage-only"`,
+      `"error: unknown variant "nope"; accepted: incident-2026, fixed, fixed-coverage, retire-only, coverage-only, b1-placeholder-handoff, b2-success-overwrites-abort, b3-router-join-hang, b4-release-before-drain, b5-aux-slot-reuse, b6-double-release, b7-late-result-leak, b8-salt-ignored"`,
     );
   });
 
@@ -490,7 +455,7 @@ describe('bad input: exit 2, one error line, nothing on stdout', () => {
     expect(
       usageError(await run('check', '--scenario', 'nope', '--variant', 'fixed')),
     ).toMatchInlineSnapshot(
-      `"error: unknown scenario "nope"; accepted: incident, pool-2x, band, happy"`,
+      `"error: unknown scenario "nope"; accepted: incident, pool-2x, band, happy, prefill-error, prefill-reject, late-write, aux-slot-reuse, late-abort, shared-prefix"`,
     );
   });
 
@@ -543,7 +508,7 @@ describe('bad input: exit 2, one error line, nothing on stdout', () => {
   it('names an unknown key in a config file and lists the accepted ones', async () => {
     const file = tempFile('unknown-key.yaml', `${validYaml}pageSzie: 1\n`);
     expect(usageError(await run('check', '--config', file))).toBe(
-      `error: ${file}: unknown key "pageSzie" at top level; accepted: name, description, requests, pageSize, prefillPoolTokens, decodePoolTokens, contextLen, reserve, transferFaults, prefillChunks, clientAborts, witnesses`,
+      `error: ${file}: unknown key "pageSzie" at top level; accepted: name, description, requests, pageSize, prefillPoolTokens, decodePoolTokens, contextLen, reserve, transferFaults, prefillChunks, clientAborts, lateWrites, auxSlots, prefillErrors, witnesses`,
     );
   });
 
@@ -593,7 +558,7 @@ describe('bad input: exit 2, one error line, nothing on stdout', () => {
 
   it('rejects an unknown variant for paths', async () => {
     expect(usageError(await run('paths', '--variant', 'nope'))).toMatchInlineSnapshot(
-      `"error: unknown variant "nope"; accepted: incident-2026, fixed, fixed-coverage, retire-only, coverage-only"`,
+      `"error: unknown variant "nope"; accepted: incident-2026, fixed, fixed-coverage, retire-only, coverage-only, b1-placeholder-handoff, b2-success-overwrites-abort, b3-router-join-hang, b4-release-before-drain, b5-aux-slot-reuse, b6-double-release, b7-late-result-leak, b8-salt-ignored"`,
     );
   });
 
@@ -601,7 +566,7 @@ describe('bad input: exit 2, one error line, nothing on stdout', () => {
   // `kvcheck COMMAND --help`, and `help` is refused like any unknown command.
   it('rejects `help` as a command, naming the accepted ones', async () => {
     expect(usageError(await run('help', 'nope'))).toBe(
-      "error: unknown command 'help'; accepted commands: check, paths, all, report, diagram, state-space, list",
+      "error: unknown command 'help'; accepted commands: check, lint, paths, all, report, diagram, state-space, catalogue, simulate, list",
     );
   });
 });
@@ -692,7 +657,7 @@ describe('list, version and usage', () => {
       .parse(JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')));
     for (const flag of ['--version', '-V']) {
       const r = await run(flag);
-      expect(r).toEqual({ code: 0, out: `${pkg.version}\n`, err: '' });
+      expect(r).toMatchObject({ code: 0, out: `${pkg.version}\n`, err: '' });
     }
   });
 
