@@ -8,9 +8,10 @@ import type { Scenario } from '../machines/scenario.ts';
  * 3-token prompt passes the tokenizer (3 < 10), is rejected by prefill's scheduler (3 >= 3) and
  * accepted by decode's (3 < 4); the context window exceeds the prefill pool. A's 2-token
  * prompt is prefilled in two chunks; tenant C's two 1-token requests are interchangeable, so
- * symmetry reduction halves the space. Not a built-in scenario: the fast engine does not
- * finish it in minutes (the README's performance section gives the figures), so neither the
- * test suite nor `kvcheck all` runs it; the benchmark runs it with a time bound.
+ * symmetry reduction halves the space. Named (`--scenario incident-large`) but not run by
+ * default: the fast engine does not finish it in minutes (the README’s performance section
+ * gives the figures), so neither the test suite nor `kvcheck all` explores it exhaustively; the
+ * benchmark runs it with a time bound, and `kvcheck simulate` walks it.
  */
 export const incidentLarge: Scenario = {
   name: 'incident-large',

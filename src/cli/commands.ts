@@ -6,7 +6,7 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { propertyNames } from '../../invariants/index.ts';
-import { scenarios } from '../../scenarios/index.ts';
+import { largeScenarios, scenarios } from '../../scenarios/index.ts';
 import { expectationFor, structuralPaths } from '../../scenarios/manifest.ts';
 import { catalogue } from '../catalogue/index.ts';
 import { check, type EngineName, engineNames } from '../checker/check.ts';
@@ -246,6 +246,7 @@ export function runList(args: { readonly json: boolean }, io: Io): number {
   if (args.json) {
     const listed = {
       scenarios,
+      largeScenarios,
       variants: resolveVariants([]),
       properties: propertyNames,
       catalogue: catalogue.map((e) => ({ id: e.id, variant: e.variant, scenario: e.scenario })),
@@ -255,6 +256,8 @@ export function runList(args: { readonly json: boolean }, io: Io): number {
   }
   const lines = ['Scenarios:'];
   for (const s of scenarios) lines.push(`  ${s.name.padEnd(10)} ${s.description}`);
+  lines.push('', 'Large scenarios (--scenario NAME only; not run by kvcheck all):');
+  for (const s of largeScenarios) lines.push(`  ${s.name.padEnd(15)} ${s.description}`);
   lines.push('', 'Variants:');
   for (const v of resolveVariants([])) lines.push(`  ${v.name.padEnd(15)} ${v.description}`);
   lines.push('', 'Catalogue variants (kvcheck catalogue; not run by kvcheck all):');

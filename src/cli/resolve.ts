@@ -4,7 +4,7 @@
  */
 import type { Scenario } from '../../machines/scenario.ts';
 import { findVariant, type Variant, variantNames, variants } from '../../machines/variants.ts';
-import { findScenario, scenarioNames, scenarios } from '../../scenarios/index.ts';
+import { findScenario, largeScenarios, scenarioNames, scenarios } from '../../scenarios/index.ts';
 import {
   catalogueScenarios,
   catalogueVariantNames,
@@ -71,9 +71,13 @@ export function findAnyVariant(name: string): Variant | undefined {
   return findVariant(name) ?? findCatalogueVariant(name);
 }
 
-/** Names `--scenario` accepts: the built-in scenarios, then the bug catalogue's own. */
+/** Names `--scenario` accepts: the built-in scenarios, the large ones, then the bug catalogue's own. */
 export function acceptedScenarioNames(): string[] {
-  return distinct([...scenarioNames, ...catalogueScenarios.map((s) => s.name)]);
+  return distinct([
+    ...scenarioNames,
+    ...largeScenarios.map((s) => s.name),
+    ...catalogueScenarios.map((s) => s.name),
+  ]);
 }
 
 /** The built-in or catalogue scenario called `name`, or undefined. */

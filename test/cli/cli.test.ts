@@ -262,6 +262,26 @@ describe('check --json', () => {
 });
 
 describe('bounds', () => {
+  it('runs the large scenario only when named, and a bounded run of it is incomplete', async () => {
+    const all = await run('check', '--variant', 'fixed', '--json');
+    const names = JSON.parse(all.out).results.map((x: { scenario: string }) => x.scenario);
+    expect(names).not.toContain('incident-large');
+    const r = await run(
+      'check',
+      '--scenario',
+      'incident-large',
+      '--variant',
+      'fixed',
+      '--max-states',
+      '500',
+      '--json',
+    );
+    expect(r.code).toBe(3);
+    const [result] = JSON.parse(r.out).results;
+    expect(result).toMatchObject({ scenario: 'incident-large', status: 'incomplete' });
+    expect(result.bound).toEqual({ reason: 'maxStates', limit: 500 });
+  });
+
   it('exits 3 and proves nothing when --max-states stops a passing model', async () => {
     const r = await run(
       'check',
@@ -455,7 +475,7 @@ describe('bad input: exit 2, one error line, nothing on stdout', () => {
     expect(
       usageError(await run('check', '--scenario', 'nope', '--variant', 'fixed')),
     ).toMatchInlineSnapshot(
-      `"error: unknown scenario "nope"; accepted: incident, pool-2x, band, happy, prefill-error, prefill-reject, late-write, aux-slot-reuse, late-abort, shared-prefix"`,
+      `"error: unknown scenario "nope"; accepted: incident, pool-2x, band, happy, incident-large, prefill-error, prefill-reject, late-write, aux-slot-reuse, late-abort, shared-prefix"`,
     );
   });
 
