@@ -4,10 +4,10 @@
  * mean the same thing serialise to the same key.
  */
 import { createPool, type PagePool } from './kvPagePool.ts';
-import { prefixCacheFields, prefixCacheOn } from './prefixCache.ts';
 import {
   type NodeRole,
   poolPages,
+  prefixCacheOn,
   type RequestId,
   type Scenario,
   type TenantId,
@@ -173,6 +173,7 @@ export function mechanismFields(scenario: Scenario): Partial<RequestState> {
     ...(scenario.auxSlots === undefined
       ? {}
       : { auxSlot: null, dstAux: null, auxIn: null, firstTokenForeign: false }),
-    ...(prefixCacheOn(scenario) ? prefixCacheFields() : {}),
+    // The prefix cache (prefixCache.ts): the node a request inserted, the pages it locked.
+    ...(prefixCacheOn(scenario) ? { cachedPrefix: null, prefixPages: [] } : {}),
   };
 }

@@ -22,7 +22,7 @@
  */
 import type { RequestState, ServingContext } from './context.ts';
 import { freePages } from './kvPagePool.ts';
-import { type RequestId, requestSpec, type Scenario } from './scenario.ts';
+import { prefixCacheOn, type RequestId, requestSpec, type Scenario } from './scenario.ts';
 
 /** How the cache keys and matches requests, for one scenario under one variant. */
 export interface PrefixCacheView {
@@ -30,16 +30,6 @@ export interface PrefixCacheView {
   readonly prefixTokens: (ctx: ServingContext, rid: RequestId) => number;
   /** Whether a node inserted by `owner` is under the key `rid` looks up (group, and salt). */
   readonly sameKey: (rid: RequestId, owner: RequestId) => boolean;
-}
-
-/** Whether any request of `scenario` names a shared prefix: the cache is modelled only then. */
-export function prefixCacheOn(scenario: Scenario): boolean {
-  return scenario.requests.some((r) => r.prefix !== undefined);
-}
-
-/** The initial cache fields of a request record, when the cache is on. */
-export function prefixCacheFields(): Partial<RequestState> {
-  return { cachedPrefix: null, prefixPages: [] };
 }
 
 /**

@@ -112,6 +112,11 @@ export function pagesFor(tokens: number, pageSize: number): number {
   return Math.ceil(tokens / pageSize);
 }
 
+/** Whether any request of `scenario` names a shared prefix: the prefix cache is modelled only then. */
+export function prefixCacheOn(scenario: Scenario): boolean {
+  return scenario.requests.some((r) => r.prefix !== undefined);
+}
+
 /** The request spec for `rid`; throws if the scenario has no such request (a programming error). */
 export function requestSpec(scenario: Scenario, rid: RequestId): RequestSpec {
   const spec = scenario.requests.find((r) => r.id === rid);

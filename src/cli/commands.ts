@@ -12,10 +12,10 @@ import { catalogue } from '../catalogue/index.ts';
 import { check, type EngineName, engineNames } from '../checker/check.ts';
 import { overallVerdict, type ScenarioResult } from '../checker/outcome.ts';
 import { defaultMaxStates } from '../checker/stateGraph.ts';
-import { planDeploymentCheck, planJson, renderMapping } from '../deployment/commands.ts';
 import type { Progress } from '../engine/types.ts';
 import { toItf } from '../export/itf.ts';
 import { findPaths, renderPaths } from '../paths/index.ts';
+import { planDeploymentCheck, planJson, renderMapping } from './deploymentCommands.ts';
 import { renderProgress, renderResults, renderVerdictTable, type ScenarioArgs } from './render.ts';
 import { reportInputFrom, writeReportFiles } from './reportCommand.ts';
 import {

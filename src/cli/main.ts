@@ -4,15 +4,15 @@
  */
 import { readFileSync } from 'node:fs';
 import { Command, CommanderError, Option } from 'commander';
-import { runCatalogueCommand } from '../catalogue/command.ts';
 import { ConfigError } from '../config/loadScenario.ts';
-import { runDeploymentReport, runLint } from '../deployment/commands.ts';
 import { UnknownStateError } from '../paths/index.ts';
-import { runSimulate } from '../simulate/command.ts';
+import { runCatalogueCommand } from './catalogueCommand.ts';
 import { runAll, runCheck, runList, runPaths } from './commands.ts';
+import { runDeploymentReport, runLint } from './deploymentCommands.ts';
 import { runDiagram } from './diagramCommand.ts';
 import { defaultReportDir, runReport } from './reportCommand.ts';
 import type { Io } from './resolve.ts';
+import { runSimulate } from './simulateCommand.ts';
 import { runStateSpace } from './stateSpaceCommand.ts';
 import { colourEnabled } from './style.ts';
 import { UsageError } from './usageError.ts';

@@ -4,7 +4,7 @@
  */
 import type { PropertyResult, ScenarioResult, Trace } from '../checker/outcome.ts';
 import type { Progress } from '../engine/types.ts';
-import { count, duration, plural } from '../export/numbers.ts';
+import { count, duration, plural } from '../numbers.ts';
 import { paint } from './style.ts';
 
 /** How to name a scenario on a reproduce line: `--scenario NAME` or `--config FILE`. */

@@ -3,7 +3,7 @@
  * how a pool's capacity was computed, and each band, finding and sensitivity row as cells.
  */
 import type { NodeRole } from '../../machines/scenario.ts';
-import { count } from '../export/numbers.ts';
+import { count } from '../numbers.ts';
 import { type AbstractMapping, bandText } from './abstractScenario.ts';
 import type { Band } from './bands.ts';
 import { bytesPerGiB } from './capacity.ts';

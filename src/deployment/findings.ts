@@ -18,7 +18,7 @@
  */
 import type { NodeRole } from '../../machines/scenario.ts';
 import type { Switches } from '../../machines/variants.ts';
-import { count } from '../export/numbers.ts';
+import { count } from '../numbers.ts';
 import { type Band, type BandKind, type Limits, rejectsIn } from './bands.ts';
 import type { PoolCapacity } from './capacity.ts';
 import type { Deployment } from './deployment.ts';

@@ -26,5 +26,4 @@ export {
 } from './findings.ts';
 export { type LintReport, lintDeployment } from './lint.ts';
 export { deploymentSchema, loadDeploymentFile, parseDeployment } from './loadDeployment.ts';
-export { renderLint } from './renderLint.ts';
 export { type SensitivityRow, sensitivity } from './sensitivity.ts';

@@ -3,9 +3,10 @@
  * script, no font or image from anywhere, readable offline and printable. Pure: a `ReportInput`
  * in, text out. Every user-supplied string is escaped.
  */
-import { deploymentHtml } from '../deployment/reportSection.ts';
+
+import { count, duration } from '../numbers.ts';
+import { deploymentHtml } from './deploymentSection.ts';
 import { escapeHtml as h } from './escape.ts';
-import { count, duration } from './numbers.ts';
 import { reportCss } from './reportCss.ts';
 import {
   barriersOf,

@@ -2,9 +2,10 @@
  * The design-review report as Markdown that renders on GitHub (diagrams as Mermaid blocks).
  * Pure: a `ReportInput` in, text out. Every user-supplied string is escaped.
  */
-import { deploymentMarkdown } from '../deployment/reportSection.ts';
+
+import { count, duration } from '../numbers.ts';
+import { deploymentMarkdown } from './deploymentSection.ts';
 import { escapeHtml, escapeMarkdownCell } from './escape.ts';
-import { count, duration } from './numbers.ts';
 import {
   barriersOf,
   coverageFor,

@@ -7,9 +7,9 @@ import { properties } from '../../invariants/index.ts';
 import { maxReqInputLen, type Scenario } from '../../machines/scenario.ts';
 import type { Switches, Variant } from '../../machines/variants.ts';
 import type { PropertyStatus, ScenarioResult, Trace } from '../checker/outcome.ts';
-import type { DeploymentSection } from '../deployment/reportSection.ts';
 import type { ChartGraph } from './chartGraph.ts';
 import { type RegionCoverage, regionCoverage } from './coverage.ts';
+import type { DeploymentSection } from './deploymentSection.ts';
 
 /** A drawn statechart: Mermaid text for Markdown, SVG for HTML. */
 export interface Diagram {

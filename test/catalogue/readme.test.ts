@@ -6,7 +6,7 @@
 import { readFileSync } from 'node:fs';
 import { catalogue } from '../../src/catalogue/index.ts';
 import { runCatalogue } from '../../src/catalogue/run.ts';
-import { count } from '../../src/export/numbers.ts';
+import { count } from '../../src/numbers.ts';
 
 // Table cells are padded by the formatter: compare with runs of spaces folded.
 const readme = readFileSync(new URL('../../README.md', import.meta.url), 'utf8').replace(

@@ -4,21 +4,21 @@
  * --deployment FILE`. Each returns an exit code or data; bad input is a ConfigError or UsageError.
  */
 import type { Scenario } from '../../machines/scenario.ts';
-import { table } from '../cli/render.ts';
+import { type AbstractMapping, abstractScenarios } from '../deployment/abstractScenario.ts';
+import { mappingHeader, mappingRows } from '../deployment/explain.ts';
+import { type LintReport, lintDeployment } from '../deployment/lint.ts';
+import { loadDeploymentFile } from '../deployment/loadDeployment.ts';
+import { renderLint } from './lintText.ts';
+import { table } from './render.ts';
 import {
   checkForReport,
   type ReportArgs,
   reportInputFrom,
   writeReportFiles,
-} from '../cli/reportCommand.ts';
-import { exitCode, type Io, resolveVariants } from '../cli/resolve.ts';
-import { paint } from '../cli/style.ts';
-import { UsageError } from '../cli/usageError.ts';
-import { type AbstractMapping, abstractScenarios } from './abstractScenario.ts';
-import { mappingHeader, mappingRows } from './explain.ts';
-import { type LintReport, lintDeployment } from './lint.ts';
-import { loadDeploymentFile } from './loadDeployment.ts';
-import { renderLint } from './renderLint.ts';
+} from './reportCommand.ts';
+import { exitCode, type Io, resolveVariants } from './resolve.ts';
+import { paint } from './style.ts';
+import { UsageError } from './usageError.ts';
 
 /** Options of `kvcheck lint`. */
 export interface LintArgs {

@@ -4,9 +4,8 @@
  * (HTML adds a bar chart) and the mapping to the abstract scenarios the report checked. Every
  * string from the file passes through the escapers.
  */
-import { escapeHtml, escapeMarkdownCell } from '../export/escape.ts';
-import { count } from '../export/numbers.ts';
-import type { AbstractMapping } from './abstractScenario.ts';
+
+import type { AbstractMapping } from '../deployment/abstractScenario.ts';
 import {
   bandHeader,
   bandRows,
@@ -18,9 +17,11 @@ import {
   poolRows,
   sensitivityHeader,
   sensitivityRows,
-} from './explain.ts';
-import type { LintReport } from './lint.ts';
-import { sensitivitySvg } from './plot.ts';
+} from '../deployment/explain.ts';
+import type { LintReport } from '../deployment/lint.ts';
+import { count } from '../numbers.ts';
+import { escapeHtml, escapeMarkdownCell } from './escape.ts';
+import { sensitivitySvg } from './sensitivityPlot.ts';
 
 /** What the deployment section shows: the file, its lint report and its abstract scenarios. */
 export interface DeploymentSection {

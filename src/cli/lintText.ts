@@ -2,9 +2,7 @@
  * `kvcheck lint` as terminal text: the pools and how they were computed, the prompt-length
  * bands, the findings (most severe first), the sensitivity table and a summary line.
  */
-import { table } from '../cli/render.ts';
-import { paint } from '../cli/style.ts';
-import { count } from '../export/numbers.ts';
+
 import {
   bandHeader,
   bandRows,
@@ -14,9 +12,12 @@ import {
   poolRows,
   sensitivityHeader,
   sensitivityRows,
-} from './explain.ts';
-import type { Severity } from './findings.ts';
-import type { LintReport } from './lint.ts';
+} from '../deployment/explain.ts';
+import type { Severity } from '../deployment/findings.ts';
+import type { LintReport } from '../deployment/lint.ts';
+import { count } from '../numbers.ts';
+import { table } from './render.ts';
+import { paint } from './style.ts';
 
 const severityColour = { error: 'red', warning: 'yellow', info: 'dim' } as const;
 

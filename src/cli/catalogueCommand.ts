@@ -3,12 +3,13 @@
  * code: 0 when every entry is caught by an expected property and `fixed` passes every scenario,
  * 1 when an entry is missed or `fixed` fails, 3 when a bound stopped a search.
  */
+
+import { catalogue } from '../catalogue/index.ts';
+import { runCatalogue } from '../catalogue/run.ts';
 import { type EngineName, engineNames } from '../checker/check.ts';
-import { exitCodeOf, type Io } from '../cli/resolve.ts';
-import { oneOf } from '../cli/usageError.ts';
-import { catalogue } from './index.ts';
-import { renderCatalogue } from './render.ts';
-import { runCatalogue } from './run.ts';
+import { renderCatalogue } from './catalogueText.ts';
+import { exitCodeOf, type Io } from './resolve.ts';
+import { oneOf } from './usageError.ts';
 
 /** Options of `kvcheck catalogue`, as parsed from the command line. */
 export interface CatalogueArgs {

@@ -3,10 +3,11 @@
  * deployed pool and per alternative setting, with the context window and twice it marked.
  * Every label passes through `escapeHtml`; the document has no script and no external reference.
  */
-import { escapeHtml } from '../export/escape.ts';
-import { count } from '../export/numbers.ts';
-import type { LintReport } from './lint.ts';
-import { type Headroom, headroomOf } from './sensitivity.ts';
+
+import type { LintReport } from '../deployment/lint.ts';
+import { type Headroom, headroomOf } from '../deployment/sensitivity.ts';
+import { count } from '../numbers.ts';
+import { escapeHtml } from './escape.ts';
 
 const fill: Readonly<Record<Headroom, string>> = {
   noRoom: '#c62828',

@@ -2,10 +2,11 @@
  * Terminal text for a catalogue run: one table row per entry, then each entry's upstream
  * references and description, then the overall line. Pure: report in, text out.
  */
-import { table } from '../cli/render.ts';
-import { paint } from '../cli/style.ts';
-import { count } from '../export/numbers.ts';
-import type { CatalogueReport, CatalogueRow } from './run.ts';
+
+import type { CatalogueReport, CatalogueRow } from '../catalogue/run.ts';
+import { count } from '../numbers.ts';
+import { table } from './render.ts';
+import { paint } from './style.ts';
 
 function verdictCell(r: CatalogueRow, colour: boolean): string {
   const format = r.verdict === 'caught' ? 'green' : r.verdict === 'missed' ? 'red' : 'yellow';

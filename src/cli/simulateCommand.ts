@@ -6,15 +6,7 @@
  */
 import { propertyNames } from '../../invariants/index.ts';
 import { overallVerdict } from '../checker/outcome.ts';
-import {
-  distinct,
-  exitCodeOf,
-  type Io,
-  resolveScenarios,
-  resolveVariants,
-} from '../cli/resolve.ts';
-import { oneOf, UsageError, wholeNumber } from '../cli/usageError.ts';
-import { count } from '../export/numbers.ts';
+import { count } from '../numbers.ts';
 import {
   defaultDepth,
   defaultRuns,
@@ -22,8 +14,10 @@ import {
   randomSeed,
   type SimulationResult,
   simulate,
-} from './simulate.ts';
-import { renderSimulation } from './text.ts';
+} from '../simulate/simulate.ts';
+import { distinct, exitCodeOf, type Io, resolveScenarios, resolveVariants } from './resolve.ts';
+import { renderSimulation } from './simulateText.ts';
+import { oneOf, UsageError, wholeNumber } from './usageError.ts';
 
 /** Options of `kvcheck simulate`, as parsed from the command line. */
 export interface SimulateArgs {

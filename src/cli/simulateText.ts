@@ -4,10 +4,11 @@
  * counterexample as `check` prints it, with a `simulate` reproduce line. Pure: results in, text
  * out.
  */
-import { renderViolation, renderWitnesses, type ScenarioArgs, table } from '../cli/render.ts';
-import { paint } from '../cli/style.ts';
-import { count, duration } from '../export/numbers.ts';
-import type { SimulationResult } from './simulate.ts';
+
+import { count, duration } from '../numbers.ts';
+import type { SimulationResult } from '../simulate/simulate.ts';
+import { renderViolation, renderWitnesses, type ScenarioArgs, table } from './render.ts';
+import { paint } from './style.ts';
 
 /** The flags that name one result's walks, for reproduce lines. */
 export interface ReplayFlags {
