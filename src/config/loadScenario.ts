@@ -20,7 +20,7 @@
  * auxSlots: 1                    # optional, 1..4, absent = not modelled: decode's metadata slots
  * prefillErrors: true            # optional, absent = off: a prefill error while the last chunk is in flight
  * witnesses: [someRequestRejected]   # optional, default []; each one of witnessNames
- * requests:                      # 1..4 requests (more are beyond the reference engine)
+ * requests:                      # 1..8 requests (exhaustive search is practical up to 3 or 4; simulate walks more)
  *   - { id: a1, tenant: A, promptLen: 1, outputLen: 2 }
  * ```
  *
@@ -61,7 +61,7 @@ export class ConfigError extends Error {
 /** The file formats `parseScenario` reads. */
 export type ScenarioFormat = 'yaml' | 'json';
 
-const maxRequests = 4;
+const maxRequests = 8;
 
 const mustBeInteger = (min: number) => {
   const error = `must be an integer >= ${min}`;

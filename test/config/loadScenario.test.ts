@@ -173,7 +173,12 @@ const malformed: readonly Malformed[] = [
   yamlCase(
     'no requests',
     edit(validYaml, validYaml.slice(validYaml.indexOf('requests:')), 'requests: []\n'),
-    'scenario.yaml: requests: must be a list of 1 to 4 requests (got an empty list)',
+    'scenario.yaml: requests: must be a list of 1 to 8 requests (got an empty list)',
+  ),
+  yamlCase(
+    'nine requests',
+    `${validYaml}${[...'cdefghi'].map((t) => `  - { id: ${t}1, tenant: A, promptLen: 1, outputLen: 1 }\n`).join('')}`,
+    'scenario.yaml: requests: must be a list of 1 to 8 requests (got a list of 9 items)',
   ),
   yamlCase(
     'invalid YAML',

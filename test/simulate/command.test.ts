@@ -3,6 +3,7 @@
  * `error: …` line on bad input; the seed and a reproduce line are printed; `--seed` replays the
  * same walks; `--json` prints the Outcome with the simulation figures.
  */
+import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { run, usageError } from '../cli/runCli.ts';
 
@@ -66,6 +67,22 @@ describe('kvcheck simulate', () => {
     expect(result.simulation.depths.histogram.length).toBeGreaterThan(0);
     expect(typeof result.simulation.runsPerSecond).toBe('number');
     expect(stable(b.out)).toEqual(stable(a.out));
+  });
+
+  it('walks a scenario file of six requests and shrinks the leak to the two it needs', async () => {
+    const file = fileURLToPath(new URL('../../examples/incident-6.yaml', import.meta.url));
+    const args = ['--config', file, '--invariant', 'noCrossTenantRead', '--runs', '150'];
+    const r = await run('simulate', ...args, '--variant', 'incident-2026', '--seed', '7', '--json');
+    expect(r.code).toBe(1);
+    const [result] = JSON.parse(r.out).results;
+    expect(result).toMatchObject({ scenario: 'incident-6', status: 'violation' });
+    const [shrink] = result.simulation.shrinks;
+    expect(shrink).toMatchObject({ property: 'noCrossTenantRead', walkRequests: 6, requests: 2 });
+    const steps: { rid: string }[] = result.properties[0].trace.steps;
+    expect(new Set(steps.map((s) => s.rid)).size).toBe(2);
+    expect(steps).toHaveLength(shrink.steps);
+    const fixed = await run('simulate', ...args, '--variant', 'fixed', '--seed', '7');
+    expect(fixed.code).toBe(3);
   });
 
   it.each([
