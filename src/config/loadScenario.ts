@@ -38,7 +38,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { extname } from 'node:path';
-import { type ParseError, parse as parseJsonc, printParseErrorCode } from 'jsonc-parser';
+import { type ParseError, parse as parseJsonc, printParseErrorCode, visit } from 'jsonc-parser';
 import { LineCounter, parseDocument } from 'yaml';
 import { z } from 'zod';
 import { witnessNames } from '../../invariants/index.ts';
@@ -294,14 +294,51 @@ function readJson(text: string, source: string, empty = emptyFile): unknown {
     allowEmptyContent: false,
   });
   const [first] = errors;
-  if (first === undefined) return value;
-  const before = body.slice(0, first.offset);
-  const line = before.split('\n').length;
-  const col = first.offset - before.lastIndexOf('\n');
+  if (first === undefined) {
+    const duplicate = firstDuplicateKey(body);
+    if (duplicate === undefined) return value;
+    const where = jsonPosition(body, duplicate.offset);
+    throw new ConfigError(
+      `${source}: invalid JSON at ${where}: duplicate key ${JSON.stringify(duplicate.key)}; keys must be unique`,
+    );
+  }
   const code = printParseErrorCode(first.error);
   const at = JSON.stringify(body.charAt(first.offset));
   const reason = `${jsonProblems[code] ?? code}${code === 'InvalidSymbol' ? ` ${at}` : ''}`;
-  throw new ConfigError(`${source}: invalid JSON at line ${line}, column ${col}: ${reason}`);
+  throw new ConfigError(
+    `${source}: invalid JSON at ${jsonPosition(body, first.offset)}: ${reason}`,
+  );
+}
+
+/** `line L, column C` of a character offset in `body`, both 1-based. */
+function jsonPosition(body: string, offset: number): string {
+  const before = body.slice(0, offset);
+  return `line ${before.split('\n').length}, column ${offset - before.lastIndexOf('\n')}`;
+}
+
+/**
+ * The first key that appears twice in one JSON object of `body` (already known to parse), or
+ * undefined. JSON.parse and jsonc-parser keep the last value silently; a scenario or deployment
+ * file with a repeated key is refused instead, as YAML files are.
+ */
+function firstDuplicateKey(body: string): { key: string; offset: number } | undefined {
+  const open: Set<string>[] = [];
+  let found: { key: string; offset: number } | undefined;
+  visit(body, {
+    onObjectBegin: () => {
+      open.push(new Set());
+    },
+    onObjectEnd: () => {
+      open.pop();
+    },
+    onObjectProperty: (key, offset) => {
+      const keys = open.at(-1);
+      if (found !== undefined || keys === undefined) return;
+      if (keys.has(key)) found = { key, offset };
+      keys.add(key);
+    },
+  });
+  return found;
 }
 
 function lowerFirst(text: string): string {

@@ -230,6 +230,22 @@ describe('invalid JSON', () => {
     );
   });
 
+  it('refuses a key repeated in one object, where JSON.parse would keep the last value', () => {
+    const text = edit(validJson, '"outputLen": 2 }', '"outputLen": 2, "outputLen": 9 }');
+    expect(configErrorOf(() => parseScenario(text, 'scenario.json')).message).toBe(
+      'scenario.json: invalid JSON at line 8, column 66: duplicate key "outputLen"; keys must be unique',
+    );
+  });
+
+  it('accepts the same key in two different objects', () => {
+    const text = edit(
+      validJson,
+      '"outputLen": 2 }',
+      '"outputLen": 2 },\n    { "id": "b1", "tenant": "B", "promptLen": 1, "outputLen": 2 }',
+    );
+    expect(parseScenario(text, 'scenario.json').requests).toHaveLength(2);
+  });
+
   it('says that strings need double quotes', () => {
     expect(configErrorOf(() => parseScenario("{'name': 't'}", 'scenario.json')).message).toBe(
       `scenario.json: invalid JSON at line 1, column 2: unexpected character "'"`,

@@ -164,6 +164,18 @@ describe('bad input', () => {
     expect(txt.err).toContain('unsupported file extension ".txt"; accepted: .yaml, .yml, .json');
   });
 
+  it('refuses a JSON file with a repeated key, naming it and where', async () => {
+    const r = await run(
+      'lint',
+      write('dup.json', '{"name": "x", "variant": "fixed", "variant": "incident-2026"}'),
+    );
+    expect(r.code).toBe(2);
+    expect(r.out).toBe('');
+    expect(r.err).toMatch(
+      /^error: .*dup\.json: invalid JSON at line 1, column 35: duplicate key "variant"; keys must be unique\n$/,
+    );
+  });
+
   it('refuses an empty file, saying what it expected', async () => {
     const r = await run('lint', write('empty.yaml', ''));
     expect(r.code).toBe(2);
