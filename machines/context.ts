@@ -88,6 +88,11 @@ export interface RequestState {
   readonly dstPages?: readonly number[];
   /** With `lateWrites`: decode keeps its pages until the room's in-flight write has drained. */
   readonly releaseDeferred?: boolean;
+  /**
+   * With `lateWrites`: the room failed by an abort while a write was in flight, and that write
+   * will still land (the transfer region is `draining`). A transfer failure drops the write.
+   */
+  readonly draining?: boolean;
   /** With `auxSlots`: the metadata slot decode holds for this request, or null. */
   readonly auxSlot?: number | null;
   /** With `auxSlots`: the slot index sent in the metadata (`dst_aux_index`), or null. */
@@ -169,7 +174,7 @@ export function initialContext(scenario: Scenario): ServingContext {
  */
 export function mechanismFields(scenario: Scenario): Partial<RequestState> {
   return {
-    ...(scenario.lateWrites ? { dstPages: [], releaseDeferred: false } : {}),
+    ...(scenario.lateWrites ? { dstPages: [], releaseDeferred: false, draining: false } : {}),
     ...(scenario.auxSlots === undefined
       ? {}
       : { auxSlot: null, dstAux: null, auxIn: null, firstTokenForeign: false }),

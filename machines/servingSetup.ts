@@ -161,6 +161,7 @@ export function servingSetup(scenario: Scenario, variant: Variant) {
       markClientAborted: assign(({ context }, p: Rid) => up.markClientAborted(context, p.rid)),
       writeTransferredKv: assign(({ context }, p: Rid) => up.writeTransferredKv(context, p.rid)),
       landLateWrite: assign(({ context }, p: Rid) => up.landLateWrite(context, p.rid)),
+      startDraining: assign(({ context }, p: Rid) => up.startDraining(context, p.rid)),
       commitDecode: assign(({ context }, p: Rid) => up.commitDecode(context, p.rid)),
       runDecodeStep: assign(({ context }, p: Rid) => up.runDecodeStep(context, p.rid)),
       recordPoll: assign(({ context }, p: RidPoll) => up.recordPoll(context, p.rid, p.poll)),

@@ -222,10 +222,12 @@ export function releasePages(
     };
   }
   const withoutAux = freeAuxSlot(ctx, rid);
+  // Only a write that will still land holds the pages: one in an open room, or one that a room
+  // failed by abort is draining. A failed room's other writes never land.
   const defer =
     opts.deferWhileWriting &&
     r.releaseDeferred !== undefined &&
-    !r.pollFailed &&
+    (!r.pollFailed || r.draining === true) &&
     kvWritePending(ctx, rid);
   if (defer) return withRequest(withoutAux, rid, (q) => ({ ...q, releaseDeferred: true }));
   return {
@@ -340,12 +342,26 @@ export function writeTransferredKv(ctx: ServingContext, rid: RequestId): Serving
  * write, the drain ends it and the pages are freed.
  */
 export function landLateWrite(ctx: ServingContext, rid: RequestId): ServingContext {
-  const landed = writeTransferredKv(ctx, rid);
-  const r = landed.requests[rid];
-  if (!r?.releaseDeferred) return landed;
+  const landed = withRequest(writeTransferredKv(ctx, rid), rid, (q) => ({ ...q, draining: false }));
+  return releaseDeferredPages(landed, rid);
+}
+
+/** An abort failed the room while a write was in flight (`lateWrites`): the room drains it. */
+export function startDraining(ctx: ServingContext, rid: RequestId): ServingContext {
+  return withRequest(ctx, rid, (q) => ({ ...q, draining: true }));
+}
+
+/**
+ * Ends a release decode deferred for the room's in-flight write (`lateWrites`): the write has
+ * landed, and the pages are freed now. (A deferral waits only for a write that will land: an
+ * open room's, or one an aborted room drains; see `releasePages`.)
+ */
+export function releaseDeferredPages(ctx: ServingContext, rid: RequestId): ServingContext {
+  const r = ctx.requests[rid];
+  if (r?.releaseDeferred !== true) return ctx;
   return {
-    ...withRequest(landed, rid, (q) => ({ ...q, decodePages: [], releaseDeferred: false })),
-    decodePool: freePages(landed.decodePool, r.decodePages),
+    ...withRequest(ctx, rid, (q) => ({ ...q, decodePages: [], releaseDeferred: false })),
+    decodePool: freePages(ctx.decodePool, r.decodePages),
   };
 }
 

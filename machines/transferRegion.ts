@@ -35,6 +35,7 @@ export function transferRegion(rid: RequestId): RegionConfig {
   const abortedWhileWriting = {
     guard: and([forRequest(rid), 'lateWritesEnabled', { type: 'kvWritePending', params: { rid } }]),
     target: 'draining',
+    actions: { type: 'startDraining', params: { rid } },
   } as const;
   return {
     initial: 'unopened',

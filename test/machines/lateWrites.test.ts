@@ -79,6 +79,33 @@ describe('late writes: an abort does not cancel a posted write', () => {
     expect(noWriteAfterFree.explain(d.state())).toBe('a1 wrote decode page 0 without holding it');
   });
 
+  it('fixed keeps the pages when a prefill error failed the room first, then the client aborts', () => {
+    const d = drive({ ...scenario, prefillErrors: true }, fixed).run(
+      ...toInflight('a1'),
+      'PREFILL_ERROR a1',
+    );
+    expect(d.at('a1', 'transfer')).toBe('draining');
+    expect(d.req('a1')).toMatchObject({ pollFailed: true, draining: true });
+    d.run('CLIENT_ABORT a1');
+    // The poll already says Failed, but the posted write still lands: the pages stay held.
+    expect(d.req('a1')).toMatchObject({ decodePages: [0], releaseDeferred: true });
+    d.run('KV_WRITE_DONE a1');
+    expect(d.req('a1')).toMatchObject({ decodePages: [], releaseDeferred: false, draining: false });
+    expect(noWriteAfterFree(d.state())).toBe(true);
+  });
+
+  it('holds nothing for a write sent after the room failed: it never lands', () => {
+    const d = drive({ ...scenario, transferFaults: true }, fixed).run(
+      ...toInflight('a1').slice(0, -1),
+      'TRANSFER_FAIL a1',
+      'SEND_KV a1',
+      'CLIENT_ABORT a1',
+    );
+    expect(d.at('a1', 'transfer')).toBe('failed');
+    expect(d.req('a1')).toMatchObject({ decodePages: [], releaseDeferred: false, draining: false });
+    expect(d.snapshot.context.decodePool.free).toContain(0);
+  });
+
   it('defers nothing when the room failed on its own (the write was dropped)', () => {
     const d = drive({ ...scenario, transferFaults: true }, fixed).run(
       ...toInflight('a1'),
