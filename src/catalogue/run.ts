@@ -85,8 +85,10 @@ export function catalogueRow(
   const violated = violatedNames(result);
   const caughtBy = entry.expected.find((name) => violated.includes(name)) ?? null;
   const trace = result.properties.find((p) => p.name === caughtBy)?.trace;
+  // A bound that stopped the search leaves the expected property unsearched: not a miss.
+  const bounded = result.status === 'incomplete' || result.bound !== undefined;
   const verdict: CatalogueVerdict =
-    caughtBy !== null ? 'caught' : result.status === 'incomplete' ? 'incomplete' : 'missed';
+    caughtBy !== null ? 'caught' : bounded ? 'incomplete' : 'missed';
   return {
     id: entry.id,
     description: entry.description,
@@ -114,16 +116,18 @@ export function catalogueRow(
 
 /**
  * The verdict of a catalogue run: `violation` if an entry is missed or `fixed` violates a
- * property; else `incomplete` if any search was bounded; else `ok`.
+ * property; else `incomplete` if any search was bounded or `fixed` passed a scenario without
+ * reaching one of its required witnesses (a vacuous pass proves nothing); else `ok`.
  */
 export function catalogueVerdict(rows: readonly CatalogueRow[]): Verdict {
   if (rows.some((r) => r.verdict === 'missed' || r.fixed.status === 'violation')) {
     return 'violation';
   }
-  if (rows.some((r) => r.verdict === 'incomplete' || r.fixed.status === 'incomplete')) {
-    return 'incomplete';
-  }
-  return 'ok';
+  const unproven = (r: CatalogueRow) =>
+    r.verdict === 'incomplete' ||
+    r.fixed.status === 'incomplete' ||
+    r.fixed.unreachedWitnesses.length > 0;
+  return rows.some(unproven) ? 'incomplete' : 'ok';
 }
 
 /**

@@ -28,9 +28,13 @@ function summary(report: CatalogueReport): string {
     .filter((r) => r.fixed.status !== 'ok')
     .map((r) => `${r.scenario} (${r.fixed.status})`);
   const bounded = report.entries.filter((r) => r.verdict === 'incomplete').map((r) => r.id);
+  const vacuous = report.entries
+    .filter((r) => r.fixed.status === 'ok' && r.fixed.unreachedWitnesses.length > 0)
+    .map((r) => r.scenario);
   const parts = [
     missed.length > 0 ? `missed: ${missed.join(', ')}` : '',
     bounded.length > 0 ? `incomplete: ${bounded.join(', ')}` : '',
+    vacuous.length > 0 ? `fixed passes vacuously: ${[...new Set(vacuous)].join(', ')}` : '',
     falseAlarms.length > 0 ? `fixed does not pass: ${[...new Set(falseAlarms)].join(', ')}` : '',
   ].filter(Boolean);
   return `Catalogue ${report.verdict}: ${parts.join('; ')}.`;
@@ -56,7 +60,7 @@ export function renderCatalogue(report: CatalogueReport, colour: boolean): strin
     .filter((r) => r.fixed.unreachedWitnesses.length > 0)
     .map(
       (r) =>
-        `warning: fixed on ${r.scenario} did not reach required witness(es) ${r.fixed.unreachedWitnesses.join(', ')}`,
+        `fixed on ${r.scenario} did not reach required witness(es) ${r.fixed.unreachedWitnesses.join(', ')}: its pass proves nothing`,
     );
   return [
     `kvcheck catalogue: upstream faults, each as fixed plus one fault switch (engine ${report.engine})`,

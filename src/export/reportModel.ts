@@ -5,7 +5,12 @@
 
 import { properties } from '../../invariants/index.ts';
 import { maxReqInputLen, type Scenario } from '../../machines/scenario.ts';
-import type { Switches, Variant } from '../../machines/variants.ts';
+import {
+  admissionRetireEffective,
+  retireAbortedResultEffective,
+  type Switches,
+  type Variant,
+} from '../../machines/variants.ts';
 import type { PropertyStatus, ScenarioResult, Trace } from '../checker/outcome.ts';
 import type { ChartGraph } from './chartGraph.ts';
 import { type RegionCoverage, regionCoverage } from './coverage.ts';
@@ -115,8 +120,9 @@ export function statusAcross(
 
 function switchesOn(s: Switches): string[] {
   const on: string[] = [];
-  if (s.admissionRetire) on.push('admission retire (#38935)');
-  if (s.retireAbortedResult) on.push('retire aborted result (#36988)');
+  // A fix that a fault blinds (B1) does not act, so it is not listed as a barrier.
+  if (admissionRetireEffective(s)) on.push('admission retire (#38935)');
+  if (retireAbortedResultEffective(s)) on.push('retire aborted result (#36988)');
   if (s.coverageCheck) on.push('coverage check (#38704)');
   if (s.routerPolicy === 'failFast') on.push('fail-fast router');
   // Every other boolean switch is a catalogued fault (see src/catalogue).

@@ -5,8 +5,9 @@
 import { z } from 'zod';
 import { faultVariant, fixedVariant } from '../../src/catalogue/faultVariant.ts';
 import { catalogue } from '../../src/catalogue/index.ts';
-import { catalogueVerdict, runCatalogue } from '../../src/catalogue/run.ts';
+import { catalogueRow, catalogueVerdict, runCatalogue } from '../../src/catalogue/run.ts';
 import { prefillReject } from '../../src/catalogue/scenarios.ts';
+import { check } from '../../src/checker/check.ts';
 import { exitCodeOf } from '../../src/cli/resolve.ts';
 import { run } from '../cli/runCli.ts';
 
@@ -145,5 +146,27 @@ describe('the catalogue verdict', () => {
     expect(catalogueVerdict([fixedBounded])).toBe('incomplete');
     const falseAlarm = { ...row, fixed: { ...row.fixed, status: 'violation' as const } };
     expect(catalogueVerdict([falseAlarm])).toBe('violation');
+  });
+
+  it('is incomplete when fixed passes without reaching a required witness: a vacuous pass', () => {
+    const [row] = runCatalogue(catalogue.slice(0, 1)).entries;
+    if (!row) throw new Error('no row');
+    expect(row.fixed.unreachedWitnesses).toEqual([]);
+    const vacuous = { ...row, fixed: { ...row.fixed, unreachedWitnesses: ['someRequestDecoded'] } };
+    expect(catalogueVerdict([vacuous])).toBe('incomplete');
+  });
+
+  it('calls an entry incomplete, not missed, when a bound stopped its search first', () => {
+    const [b1] = catalogue;
+    if (!b1) throw new Error('no entry');
+    // Expect the leak (21 steps deep); a bound of 200 states finds only the 7-step handoff.
+    const entry = { ...b1, expected: ['noCrossTenantRead'] };
+    const bounded = check(entry.scenario, entry.variant, { maxStates: 200 });
+    expect(bounded.bound).toEqual({ reason: 'maxStates', limit: 200 });
+    expect(bounded.status).toBe('violation');
+    const row = catalogueRow(entry, bounded, check(entry.scenario, fixedVariant()));
+    expect(row.violated).toContain('rejectedNeverHandedOff');
+    expect(row).toMatchObject({ verdict: 'incomplete', caughtBy: null });
+    expect(catalogueVerdict([row])).toBe('incomplete');
   });
 });

@@ -8,6 +8,7 @@ import { fixedVariant, switchesChangedFromFixed } from '../../src/catalogue/faul
 import { catalogue, catalogueVariantNames } from '../../src/catalogue/index.ts';
 import { check } from '../../src/checker/check.ts';
 import type { ScenarioResult } from '../../src/checker/outcome.ts';
+import { barriersOf } from '../../src/export/reportModel.ts';
 
 /** What each entry's counterexample and `fixed`'s run on the same scenario look like. */
 interface Pinned {
@@ -156,5 +157,12 @@ describe('B1 is the incident’s own path', () => {
     const b = check(b1.scenario, incident2026);
     expect(a.stats).toMatchObject({ states: b.stats.states, transitions: b.stats.transitions });
     expect(violated(a)).toEqual(violated(b));
+  });
+
+  it('lists no barrier in the report: both fixes are on but blinded by the fault', () => {
+    const b1 = catalogue.find((e) => e.id === 'B1');
+    if (!b1) throw new Error('missing B1');
+    expect(b1.variant.switches).toMatchObject({ admissionRetire: true, retireAbortedResult: true });
+    expect(barriersOf(b1.variant)).toBe('fault: abortGatesMissPendingAbort');
   });
 });

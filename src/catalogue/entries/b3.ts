@@ -12,7 +12,7 @@ import { prefillReject } from '../scenarios.ts';
 export const entry: CatalogueEntry = {
   id: 'B3',
   description:
-    'The router joins on decode after prefill failed, and decode waits for KV that never comes: the client is never answered.',
+    'The router joins on decode after prefill failed, and decode, with no waiting timeout, waits for KV that never comes: the client is never answered.',
   upstream: ['#24159', '#29017', '#9726'],
   variant: faultVariant(
     'b3-router-join-hang',

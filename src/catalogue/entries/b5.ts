@@ -1,7 +1,9 @@
 /**
  * B5: a metadata (aux) slot is reused while another room's aux write is still in flight; the
  * stale aux lands in the new owner's slot and, without decode's `bootstrap_room` check, becomes
- * its first token. The check (#17430) refuses the commit instead.
+ * its first token. The check (#17430) refuses the commit instead. The stale write comes from an
+ * abort, because `fixed` frees the slot at once; #35049 also holds the slot until the write
+ * drains, and #22716's source (a second pipeline stage) is not modelled (README, B5).
  */
 import type { Scenario } from '../../../machines/scenario.ts';
 import type { CatalogueEntry } from '../entry.ts';
