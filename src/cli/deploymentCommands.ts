@@ -16,7 +16,7 @@ import {
   reportInputFrom,
   writeReportFiles,
 } from './reportCommand.ts';
-import { exitCode, type Io, resolveVariants } from './resolve.ts';
+import { exitCode, type Io, resolveVariants, shellWord } from './resolve.ts';
 import { paint } from './style.ts';
 import { UsageError } from './usageError.ts';
 
@@ -68,7 +68,7 @@ export function planDeploymentCheck(
     mapping,
     scenarios,
     variant: lint.deployment.variant,
-    reproduce: new Map(scenarios.map((s) => [s.name, `--deployment ${file}`])),
+    reproduce: new Map(scenarios.map((s) => [s.name, `--deployment ${shellWord(file)}`])),
   };
 }
 

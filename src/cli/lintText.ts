@@ -67,7 +67,7 @@ export function renderLint(report: LintReport, source: string, colour: boolean):
     head,
     d.description === '' ? undefined : wrap(d.description, 100, ''),
     `Pools\n${indent(table(poolHeader, poolRows(report), [2, 3, 4]))}\n\n${indent(derivations.join('\n'))}`,
-    `Prompt lengths the tokenizer accepts (1 to ${count(d.contextLen - 1)})\n${indent(table(bandHeader, bandRows(report), [1]))}`,
+    `Prompt lengths the tokenizer accepts (1 to ${count(d.contextLen - 1)}; a request that sets max_new_tokens also needs len + max_new_tokens < ${count(d.contextLen)})\n${indent(table(bandHeader, bandRows(report), [1]))}`,
     `Findings\n${report.findings.length === 0 ? '  none' : indent(findings.join('\n'))}`,
     `Sensitivity: each pool’s capacity when one setting changes\n${sens}`,
     `${verdict} ${d.name}: ${findingCounts(report)}`,

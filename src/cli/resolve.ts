@@ -31,6 +31,14 @@ export function exitCodeOf(verdict: Verdict): number {
   return exitCode[verdict === 'ok' ? 'ok' : verdict === 'violation' ? 'violation' : 'incomplete'];
 }
 
+/**
+ * `text` as one POSIX shell word, for reproduce lines: as it is when it holds only characters
+ * no shell treats specially, otherwise single-quoted (a `'` inside becomes `'\''`).
+ */
+export function shellWord(text: string): string {
+  return /^[A-Za-z0-9_@%+=:,./-]+$/.test(text) ? text : `'${text.replace(/'/g, `'\\''`)}'`;
+}
+
 /** Names in first-appearance order, each once: `--variant fixed --variant fixed` checks once. */
 export function distinct(names: readonly string[]): string[] {
   return [...new Set(names)];
@@ -55,7 +63,7 @@ export function resolveScenarios(args: {
       );
     }
     chosen.push(s);
-    reproduce.set(s.name, `--config ${file}`);
+    reproduce.set(s.name, `--config ${shellWord(file)}`);
   }
   if (args.scenario.length === 0 && args.config.length === 0) chosen.push(...scenarios);
   return { scenarios: chosen, reproduce };

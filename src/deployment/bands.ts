@@ -1,5 +1,7 @@
 /**
- * Which prompt lengths reach which path. The tokenizer accepts `1 ≤ len ≤ contextLen − 1`; each
+ * Which prompt lengths reach which path. The tokenizer accepts `1 ≤ len ≤ contextLen − 1` (a
+ * request that sets `max_new_tokens` also needs `len + max_new_tokens < contextLen`, so for it the
+ * bands end lower; a request without it, as in the incident, meets only the first rule); each
  * side's scheduler rejects `len ≥ maxReqInputLen = min(contextLen − 1, pool − 1) − reserve`. The
  * accepted lengths therefore fall into at most four bands: accepted by both schedulers, rejected
  * by prefill only, rejected by decode only, rejected by both. The last is never empty: even with

@@ -56,13 +56,16 @@ export type PoolSource =
       readonly kind: 'computed';
       readonly model: ModelShape;
       readonly kvCacheDtype: KvDtype;
-      /** Total GPU memory per GPU, GiB (`total_gpu_memory`). */
+      /**
+       * GPU memory per GPU, GiB, as the engine measures it free after distributed init and before
+       * loading weights (`total_gpu_memory`, from `get_available_gpu_memory`), not the physical size.
+       */
       readonly gpuMemoryGiB: number;
       /** `--mem-fraction-static`, in (0, 1]. */
       readonly memFractionStatic: number;
       /** Model weights per GPU after tensor-parallel sharding, GiB. */
       readonly weightsGiB: number;
-      /** Other memory taken before the KV pool is sized (CUDA context, buffers), GiB. */
+      /** Other memory taken after that measurement and before the KV pool is sized, GiB. */
       readonly otherGiB: number;
       /** `--max-total-tokens`, a cap on the computed capacity, if set. */
       readonly maxTotalTokens?: number | undefined;

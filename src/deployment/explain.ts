@@ -143,7 +143,11 @@ export function mappingRows(m: AbstractMapping): string[][] {
     pool('decode'),
     ...a,
     ...runs,
-    ['output tokens per request', 'any', '2: the least a leak needs'],
+    [
+      'output tokens per request',
+      'any with len + max_new_tokens < the window',
+      '2: the least a leak needs',
+    ],
   ];
 }
 

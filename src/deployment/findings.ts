@@ -117,7 +117,9 @@ function effectText(
 }
 
 const range = (b: { from: number; to: number }) =>
-  b.from === b.to ? `${count(b.from)} tokens` : `${count(b.from)} to ${count(b.to)} tokens`;
+  b.from === b.to
+    ? `${count(b.from)} token${b.from === 1 ? '' : 's'}`
+    : `${count(b.from)} to ${count(b.to)} tokens`;
 const lengths = (b: Band) => `${count(b.lengths)} length${b.lengths === 1 ? '' : 's'}`;
 
 /** Everything the findings are computed from. */
@@ -162,7 +164,7 @@ function contextExceedsPool(input: FindingInput, role: NodeRole): Finding[] {
       severity,
       role,
       band: { from, to },
-      message: `The context window (${count(d.contextLen)} tokens) exceeds the ${role} pool (${count(pool)} tokens): prompts of ${range({ from, to })} (${count(lengthsHit)} lengths) pass the tokenizer (len < ${count(d.contextLen)}) but reach ${role}’s scheduler reject path (len ≥ ${limitText(d, pool, limits[role])}). Under ${d.variant}, ${effects.join('; ')}.`,
+      message: `The context window (${count(d.contextLen)} tokens) exceeds the ${role} pool (${count(pool)} tokens): prompts of ${range({ from, to })} (${count(lengthsHit)} length${lengthsHit === 1 ? '' : 's'}) pass the tokenizer (len < ${count(d.contextLen)}) but reach ${role}’s scheduler reject path (len ≥ ${limitText(d, pool, limits[role])}). Under ${d.variant}, ${effects.join('; ')}.`,
     },
   ];
 }

@@ -26,9 +26,11 @@
  * whose fields are each valid.
  */
 import { z } from 'zod';
+import { schedulerLimit } from '../../machines/scenario.ts';
 import { variantNames } from '../../machines/variants.ts';
 import { describeProblem } from '../config/describeProblem.ts';
 import { ConfigError, loadDataFile } from '../config/loadScenario.ts';
+import { count } from '../numbers.ts';
 import { attentionTp, poolCapacity } from './capacity.ts';
 import type { Deployment, ModelShape, RoleSpec } from './deployment.ts';
 import { dtypeNames } from './deployment.ts';
@@ -69,8 +71,9 @@ const modelSchema = mapping(
     const issue = (key: string, message: string) =>
       ctx.addIssue({ code: 'custom', path: [key], message });
     if (m.kvLoraRank !== undefined || m.qkRopeHeadDim !== undefined) {
+      const mla = m.kvLoraRank !== undefined ? 'kvLoraRank' : 'qkRopeHeadDim';
       for (const key of ['kvHeads', 'headDim', 'vHeadDim'] as const) {
-        if (m[key] !== undefined) issue(key, 'cannot be given with MLA fields (kvLoraRank)');
+        if (m[key] !== undefined) issue(key, `cannot be given with an MLA field (${mla})`);
       }
       if (m.kvLoraRank === undefined) issue('kvLoraRank', 'must be an integer >= 1 for MLA');
       if (m.qkRopeHeadDim === undefined) issue('qkRopeHeadDim', 'must be an integer >= 1 for MLA');
@@ -221,7 +224,38 @@ const deploymentKeys = Object.keys(deploymentShape);
  * in (`description: ""`, `reserve: 5`, `tpSize: 1`, `dpSize: 1`, `pageSize: 1`, `otherGiB: 0`,
  * `vHeadDim: headDim`), and the cross-field checks. Its output is a `Deployment`.
  */
-export const deploymentSchema = mapping(deploymentShape, 'must be a mapping of deployment fields');
+export const deploymentSchema = mapping(
+  deploymentShape,
+  'must be a mapping of deployment fields',
+).superRefine(checkSchedulerLimits);
+
+/**
+ * The engine refuses to start when a side's scheduler would admit no prompt
+ * (`max_req_input_len > 0`, "Memory pool size is too small"); such a file is refused here too,
+ * naming the field that sets the smaller term of `min(contextLen − 1, pool − 1) − reserve`.
+ */
+function checkSchedulerLimits(
+  d: { contextLen: number; reserve: number; prefill: RoleSpec; decode: RoleSpec },
+  ctx: z.core.$RefinementCtx,
+): void {
+  // zod runs an object's refinement even when a field failed: report that field first.
+  if (ctx.issues.length > 0) return;
+  for (const role of ['prefill', 'decode'] as const) {
+    const tokens = poolCapacity(d[role]).tokens;
+    const limit = schedulerLimit(d.contextLen, tokens, d.reserve);
+    if (limit >= 1) continue;
+    const byPool = tokens < d.contextLen;
+    const given = d[role].pool.kind === 'given';
+    const path = byPool ? [role, given ? 'maxTotalTokens' : 'memFractionStatic'] : ['contextLen'];
+    const terms = `min(${count(d.contextLen)} − 1, ${count(tokens)} − 1) − ${d.reserve} = ${limit}`;
+    ctx.addIssue({
+      code: 'custom',
+      path,
+      message: `leaves ${role}’s scheduler no prompt length: maxReqInputLen = min(contextLen − 1, pool − 1) − reserve = ${terms}, and the engine refuses to start below 1`,
+    });
+    return;
+  }
+}
 
 /**
  * Validates parsed YAML/JSON `data` as a deployment; `source` names the file in the message.

@@ -20,7 +20,7 @@ import {
 } from '../deployment/explain.ts';
 import type { LintReport } from '../deployment/lint.ts';
 import { count } from '../numbers.ts';
-import { escapeHtml, escapeMarkdownCell } from './escape.ts';
+import { escapeHtml, escapeMarkdownCell, escapeMarkdownText } from './escape.ts';
 import { sensitivitySvg } from './sensitivityPlot.ts';
 
 /** What the deployment section shows: the file, its lint report and its abstract scenarios. */
@@ -60,8 +60,8 @@ export function deploymentMarkdown(s: DeploymentSection): string {
     f.message,
   ]);
   return [
-    escapeHtml(intro(s)),
-    d.description === '' ? undefined : escapeHtml(d.description),
+    escapeMarkdownText(intro(s)),
+    d.description === '' ? undefined : escapeMarkdownText(d.description),
     `### Pools\n\n${mdTable(poolHeader, poolRows(s.lint))}\n\n${derivation}`,
     `### Prompt lengths the tokenizer accepts\n\n${mdTable(bandHeader, bandRows(s.lint))}`,
     `### Findings\n\n${findings.length === 0 ? 'None.' : mdTable(['severity', 'finding', 'explanation'], findings)}`,

@@ -50,6 +50,16 @@ export function escapeMarkdownCell(text: string): string {
 }
 
 /**
+ * Free text (a description, a file path) safe as a Markdown paragraph: HTML escaped, line breaks
+ * folded, and every character that could start a link, an image, emphasis, code, a heading, a
+ * table or a block quote backslash-escaped, so the text renders as itself.
+ */
+export function escapeMarkdownText(text: string): string {
+  // Backslashes first, entities last: an entity's `#` must not be escaped.
+  return escapeHtml(text.replace(/[\r\n]+/g, ' ').replace(/[\\`*_[\]()#+!|~{}]/g, (c) => `\\${c}`));
+}
+
+/**
  * `JSON.stringify(value, null, 2)` with `<`, `>`, `&`, U+2028 and U+2029 written as `\uXXXX`
  * escapes: the same JSON value (`JSON.parse` gives it back), safe to embed in HTML or a script.
  */

@@ -5,7 +5,7 @@
 
 import { count, duration } from '../numbers.ts';
 import { deploymentMarkdown } from './deploymentSection.ts';
-import { escapeHtml, escapeMarkdownCell } from './escape.ts';
+import { escapeHtml, escapeMarkdownCell, escapeMarkdownText } from './escape.ts';
 import {
   barriersOf,
   coverageFor,
@@ -62,7 +62,7 @@ function scenarios(input: ReportInput): string {
           cell(orderRelations(s, r.promptLen).join('; ')),
         ]),
       );
-      return `### ${escapeHtml(s.name)}\n\n${escapeHtml(s.description)}\n\n${params}\n\n${requests}`;
+      return `### ${escapeHtml(s.name)}\n\n${escapeMarkdownText(s.description)}\n\n${params}\n\n${requests}`;
     })
     .join('\n\n');
 }

@@ -9,6 +9,7 @@ import { incident } from '../../scenarios/index.ts';
 import { check } from '../../src/checker/check.ts';
 import type { ScenarioResult } from '../../src/checker/outcome.ts';
 import { renderWitnesses } from '../../src/cli/render.ts';
+import { shellWord } from '../../src/cli/resolve.ts';
 
 const fixed = findVariant('fixed');
 if (!fixed) throw new Error('no fixed variant');
@@ -46,5 +47,13 @@ describe('renderWitnesses', () => {
     const text = renderWitnesses(withUnreached(status), false);
     expect(text).toContain('not reached');
     expect(text).not.toContain('warning');
+  });
+});
+
+describe('shellWord', () => {
+  it('leaves a plain path as it is and quotes one a shell would split or expand', () => {
+    expect(shellWord('examples/incident.yaml')).toBe('examples/incident.yaml');
+    expect(shellWord('my dir/$HOME.yaml')).toBe(`'my dir/$HOME.yaml'`);
+    expect(shellWord(`it's.yaml`)).toBe(`'it'\\''s.yaml'`);
   });
 });

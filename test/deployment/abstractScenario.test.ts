@@ -47,7 +47,7 @@ describe('abstractScenarios', () => {
 
   test.prop(
     [
-      fc.integer({ min: 2, max: 4_000_000 }),
+      fc.integer({ min: 10, max: 4_000_000 }),
       fc.integer({ min: 0, max: 8 }),
       fc.double({ min: 0, max: 3, noNaN: true }),
       fc.double({ min: 0, max: 3, noNaN: true }),
@@ -56,7 +56,8 @@ describe('abstractScenarios', () => {
   )(
     `keeps every order relation that decides a verdict (seed ${seed})`,
     (contextLen, reserve, fp, fd) => {
-      const pool = (f: number) => Math.max(1, Math.floor(f * contextLen));
+      // The engine refuses to start unless each side admits a prompt: pools of reserve + 2 or more.
+      const pool = (f: number) => Math.max(reserve + 2, Math.floor(f * contextLen));
       const d = parseDeployment(
         {
           name: 'r',

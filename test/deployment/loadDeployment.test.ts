@@ -117,6 +117,16 @@ const cases: [string, string, string][] = [
     'prefill.memFractionStatic: leaves -0.50 GiB for the KV pool',
   ],
   [
+    'a pool too small for any prompt (the engine refuses to start)',
+    edit('  maxTotalTokens: 500000', '  maxTotalTokens: 6'),
+    'decode.maxTotalTokens: leaves decode’s scheduler no prompt length: maxReqInputLen = min(contextLen − 1, pool − 1) − reserve = min(131,072 − 1, 6 − 1) − 5 = 0, and the engine refuses to start below 1 (got 6)',
+  ],
+  [
+    'a context window too small for any prompt',
+    edit('contextLen: 131072', 'contextLen: 6'),
+    'contextLen: leaves prefill’s scheduler no prompt length: maxReqInputLen = min(contextLen − 1, pool − 1) − reserve = min(6 − 1, 1,350,041 − 1) − 5 = 0, and the engine refuses to start below 1 (got 6)',
+  ],
+  [
     'an unknown dtype',
     edit('kvCacheDtype: bf16', 'kvCacheDtype: int4'),
     'prefill.kvCacheDtype: must be one of fp32, bf16, fp16, fp8_e4m3, fp8_e5m2 (got "int4")',
@@ -134,7 +144,7 @@ const cases: [string, string, string][] = [
   [
     'MLA fields mixed with KV heads',
     edit('headDim: 128 }', 'headDim: 128, kvLoraRank: 512, qkRopeHeadDim: 64 }'),
-    'prefill.model.kvHeads: cannot be given with MLA fields (kvLoraRank) (got 8)',
+    'prefill.model.kvHeads: cannot be given with an MLA field (kvLoraRank) (got 8)',
   ],
   [
     'a context window that is not an integer',

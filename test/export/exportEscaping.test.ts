@@ -4,6 +4,7 @@
  */
 import type { ServingState } from '../../invariants/vocabulary.ts';
 import type { StateGraph } from '../../src/checker/stateGraph.ts';
+import { escapeMarkdownText } from '../../src/export/escape.ts';
 import { itfTrace, toItf } from '../../src/export/itf.ts';
 import { toSequenceMermaid } from '../../src/export/sequenceDiagram.ts';
 import { toSequenceSvg } from '../../src/export/sequenceSvg.ts';
@@ -66,3 +67,18 @@ describe('hostile names', () => {
 function withTenant(s: ServingState, tenant: string): ServingState {
   return { ...s, context: { ...s.context, tenants: { ...s.context.tenants, a1: tenant } } };
 }
+
+describe('escapeMarkdownText', () => {
+  it('leaves no link, image, emphasis, code, heading or raw HTML in a description', () => {
+    const text = "# Hi [x](javascript:alert(1)) ![i](y) *b* _u_ `c` <b>'q'</b> | ~s~\nnext";
+    expect(escapeMarkdownText(text)).toBe(
+      '\\# Hi \\[x\\]\\(javascript:alert\\(1\\)\\) \\!\\[i\\]\\(y\\) \\*b\\* \\_u\\_ \\`c\\` &lt;b&gt;&#39;q&#39;&lt;/b&gt; \\| \\~s\\~ next',
+    );
+  });
+
+  it('keeps plain prose as it is', () => {
+    expect(escapeMarkdownText('Pools twice the context window, 2,115 states.')).toBe(
+      'Pools twice the context window, 2,115 states.',
+    );
+  });
+});
