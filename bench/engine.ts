@@ -21,7 +21,7 @@ import type { ServingContext } from '../machines/context.ts';
 import type { ExternalEvent } from '../machines/events.ts';
 import type { Scenario } from '../machines/scenario.ts';
 import { createServingMachine } from '../machines/servingMachine.ts';
-import { type Variant, variants } from '../machines/variants.ts';
+import { type Variant, variantNamed, variants } from '../machines/variants.ts';
 import { band, incident, scenarios } from '../scenarios/index.ts';
 import { incidentLarge } from '../scenarios/large.ts';
 import { exploreScenario } from '../src/checker/stateGraph.ts';
@@ -44,11 +44,6 @@ for (const [name, p] of Object.entries(properties)) {
 }
 const withProps: Options = { invariants: stateProps, terminalInvariants: terminalProps };
 
-const variant = (name: string): Variant => {
-  const v = variants.find((x) => x.name === name);
-  if (!v) throw new Error(`no variant ${name}`);
-  return v;
-};
 const request = (id: string, tenant: string, promptLen: number, outputLen: number) => ({
   id,
   tenant,
@@ -140,7 +135,7 @@ export function engineBench(json: boolean, quick: boolean, largeSeconds = 60): B
   };
 
   // (0) Time to the first counterexample, from building the machine; cold first, then warm.
-  const first: Case = [incident, variant('incident-2026')];
+  const first: Case = [incident, variantNamed('incident-2026')];
   const firstOptions: Options = { ...withProps, stopAtFirstViolation: true };
   // `fast(...)` is called inside the timed function: building the machine is timed too.
   const coldRun = best(1, () => fast(first, firstOptions)());
@@ -162,9 +157,9 @@ export function engineBench(json: boolean, quick: boolean, largeSeconds = 60): B
 
   // (1) Same machines, both engines.
   const compared: Case[] = [
-    ...scenarios.flatMap((s) => ['incident-2026', 'fixed'].map((v): Case => [s, variant(v)])),
-    [{ ...incident, name: 'incident-faults', transferFaults: true }, variant('incident-2026')],
-    [incident3, variant('fixed')],
+    ...scenarios.flatMap((s) => ['incident-2026', 'fixed'].map((v): Case => [s, variantNamed(v)])),
+    [{ ...incident, name: 'incident-faults', transferFaults: true }, variantNamed('incident-2026')],
+    [incident3, variantNamed('fixed')],
   ];
   const rows1: string[][] = [];
   for (const c of compared) {
@@ -204,7 +199,7 @@ export function engineBench(json: boolean, quick: boolean, largeSeconds = 60): B
 
   // (2) A space the reference engine is not run on.
   const rows2: string[][] = [];
-  for (const c of quick ? [] : [[incident3, variant('retire-only')] as Case]) {
+  for (const c of quick ? [] : [[incident3, variantNamed('retire-only')] as Case]) {
     const runs: [string, Options][] = [
       ['fast', {}],
       ['fast+properties', withProps],
@@ -226,11 +221,11 @@ export function engineBench(json: boolean, quick: boolean, largeSeconds = 60): B
 
   // (3) Symmetry reduction: states and verdicts with and without.
   const symCases: Case[] = [
-    ...scenarios.map((s): Case => [s, variant('incident-2026')]),
+    ...scenarios.map((s): Case => [s, variantNamed('incident-2026')]),
     ...variants.map((v): Case => [twins, v]),
     ...variants.map((v): Case => [band3, v]),
-    [incident3, variant('fixed')],
-    ...(quick ? [] : [[incident3, variant('retire-only')] as Case]),
+    [incident3, variantNamed('fixed')],
+    ...(quick ? [] : [[incident3, variantNamed('retire-only')] as Case]),
   ];
   const rows3: string[][] = [];
   for (const c of symCases) {
@@ -257,7 +252,7 @@ export function engineBench(json: boolean, quick: boolean, largeSeconds = 60): B
   // (4) The scale scenario, with symmetry and the properties, bounded by `largeSeconds`.
   const rows4: string[][] = [];
   for (const name of quick ? [] : ['fixed', 'incident-2026']) {
-    const c: Case = [incidentLarge, variant(name)];
+    const c: Case = [incidentLarge, variantNamed(name)];
     const symmetry = { symmetry: servingSymmetry(c[0]), orbitSize: servingOrbitSize(c[0]) };
     const bounded = { ...withProps, ...symmetry, maxSeconds: largeSeconds };
     const { value: r, ms } = best(1, fast(c, bounded));

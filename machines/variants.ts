@@ -159,6 +159,13 @@ export function findVariant(name: string): Variant | undefined {
   return variants.find((v) => v.name === name);
 }
 
+/** The built-in variant called `name`; throws naming the built-in variants when there is none. */
+export function variantNamed(name: string): Variant {
+  const v = findVariant(name);
+  if (!v) throw new Error(`no built-in variant "${name}"; built-in: ${variantNames.join(', ')}`);
+  return v;
+}
+
 /**
  * Whether #38935's admission retire catches an intake-rejected request under `sw`: the fix is
  * on and its gate sees the pending abort (B1's `abortGatesMissPendingAbort` blinds it).

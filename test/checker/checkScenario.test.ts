@@ -7,16 +7,10 @@ import { getAdjacencyMap } from 'xstate/graph';
 import { properties } from '../../invariants/index.ts';
 import { externalEventTypes } from '../../machines/events.ts';
 import { createServingMachine } from '../../machines/servingMachine.ts';
-import { findVariant, type Variant } from '../../machines/variants.ts';
+import { variantNamed } from '../../machines/variants.ts';
 import { incident } from '../../scenarios/index.ts';
 import { checkScenario } from '../../src/checker/checkScenario.ts';
 import type { ScenarioResult } from '../../src/checker/outcome.ts';
-
-function variant(name: string): Variant {
-  const v = findVariant(name);
-  if (!v) throw new Error(name);
-  return v;
-}
 
 function withoutTimes(r: ScenarioResult) {
   return { ...r, stats: { ...r.stats, ms: 0 } };
@@ -24,7 +18,7 @@ function withoutTimes(r: ScenarioResult) {
 
 describe('bounded search', () => {
   it('reports incomplete, never ok, when the state bound stops a passing model', () => {
-    const r = checkScenario(incident, variant('fixed'), { maxStates: 20 });
+    const r = checkScenario(incident, variantNamed('fixed'), { maxStates: 20 });
     expect(r.status).toBe('incomplete');
     expect(r.bound).toEqual({ reason: 'maxStates', limit: 20 });
     expect(r.properties.every((p) => p.status === 'unknown')).toBe(true);
@@ -32,12 +26,12 @@ describe('bounded search', () => {
   });
 
   it('reports incomplete when the bound stops the search before any violation is reached', () => {
-    const r = checkScenario(incident, variant('incident-2026'), { maxStates: 5 });
+    const r = checkScenario(incident, variantNamed('incident-2026'), { maxStates: 5 });
     expect(r.status).toBe('incomplete');
   });
 
   it('still reports a violation found within the bound', () => {
-    const r = checkScenario(incident, variant('incident-2026'), { maxStates: 1500 });
+    const r = checkScenario(incident, variantNamed('incident-2026'), { maxStates: 1500 });
     expect(r.bound?.reason).toBe('maxStates');
     expect(r.status).toBe('violation');
     expect(r.properties.find((p) => p.name === 'rejectedNeverHandedOff')?.status).toBe('violated');
@@ -45,7 +39,7 @@ describe('bounded search', () => {
   });
 
   it('reports incomplete when the time bound is hit', () => {
-    const r = checkScenario(incident, variant('incident-2026'), { maxSeconds: 1e-9 });
+    const r = checkScenario(incident, variantNamed('incident-2026'), { maxSeconds: 1e-9 });
     expect(r.status).toBe('incomplete');
     expect(r.bound?.reason).toBe('maxSeconds');
   });
@@ -53,14 +47,14 @@ describe('bounded search', () => {
 
 describe('reproducibility', () => {
   it('gives the same verdict, counts and traces on every run', () => {
-    const a = checkScenario(incident, variant('incident-2026'));
-    const b = checkScenario(incident, variant('incident-2026'));
+    const a = checkScenario(incident, variantNamed('incident-2026'));
+    const b = checkScenario(incident, variantNamed('incident-2026'));
     expect(withoutTimes(a)).toEqual(withoutTimes(b));
   });
 });
 
 describe('counterexamples', () => {
-  const v = variant('incident-2026');
+  const v = variantNamed('incident-2026');
   const result = checkScenario(incident, v);
   const violated = result.properties.filter((p) => p.status === 'violated');
 
@@ -103,7 +97,7 @@ describe('the event alphabet offered to xstate/graph', () => {
   it.each(['fixed', 'retire-only'])(
     'loses no state against offering every event for every request (incident under %s)',
     (name) => {
-      const v = variant(name);
+      const v = variantNamed(name);
       const events = incident.requests.flatMap((r) =>
         externalEventTypes.map((type) => ({ type, rid: r.id })),
       );

@@ -2,17 +2,11 @@
  * The difference two variants make to one chart: which transitions only one of them can take,
  * and the DOT drawing of it.
  */
-import { findVariant, type Variant } from '../../machines/variants.ts';
+import { variantNamed } from '../../machines/variants.ts';
 import { diffCharts, diffColours, toDotDiff } from '../../src/export/chartDiff.ts';
 import { chartGraph } from '../../src/export/statechart.ts';
 
-function variant(name: string): Variant {
-  const v = findVariant(name);
-  if (!v) throw new Error(`no variant ${name}`);
-  return v;
-}
-
-const request = (name: string) => chartGraph('request', variant(name));
+const request = (name: string) => chartGraph('request', variantNamed(name));
 
 describe('diffCharts', () => {
   const d = diffCharts(request('incident-2026'), request('fixed'));
@@ -58,9 +52,9 @@ describe('diffCharts', () => {
   });
 
   it('refuses charts of different machines or without a variant', () => {
-    expect(() => diffCharts(request('fixed'), chartGraph('prefill', variant('fixed')))).toThrow(
-      /different machines/,
-    );
+    expect(() =>
+      diffCharts(request('fixed'), chartGraph('prefill', variantNamed('fixed'))),
+    ).toThrow(/different machines/);
     expect(() => diffCharts(chartGraph('request'), request('fixed'))).toThrow(/without a variant/);
   });
 });

@@ -2,15 +2,9 @@
  * Graphviz DOT text of the statecharts. Golden files pin the text of every chart and of
  * `request` under incident-2026 and fixed (never SVG bytes, which depend on Graphviz's version).
  */
-import { findVariant, type Variant } from '../../machines/variants.ts';
+import { variantNamed } from '../../machines/variants.ts';
 import { toDot } from '../../src/export/dotStatechart.ts';
 import { chartGraph, chartNames } from '../../src/export/statechart.ts';
-
-function variant(name: string): Variant {
-  const v = findVariant(name);
-  if (!v) throw new Error(`no variant ${name}`);
-  return v;
-}
 
 const lineWith = (text: string, part: string) => text.split('\n').find((l) => l.includes(part));
 
@@ -20,7 +14,7 @@ describe('toDot', () => {
   });
 
   it.each(['incident-2026', 'fixed'])('draws request under %s as in its golden file', (name) => {
-    expect(toDot(chartGraph('request', variant(name)))).toMatchSnapshot();
+    expect(toDot(chartGraph('request', variantNamed(name)))).toMatchSnapshot();
   });
 
   it('draws compound states as clusters and regions as dashed clusters', () => {
@@ -48,13 +42,13 @@ describe('toDot', () => {
   });
 
   it('draws disabled edges dashed grey with a note, or leaves them out', () => {
-    const fixed = chartGraph('prefill', variant('fixed'));
+    const fixed = chartGraph('prefill', variantNamed('fixed'));
     const line = lineWith(toDot(fixed), '"s:received" -> "a:placeholder"');
     expect(line).toContain('\\n(disabled by variant)"');
     expect(line).toMatch(/style=dashed, color=grey55/);
     expect(toDot(fixed, { hideDisabled: true })).not.toContain('"s:received" -> "a:placeholder"');
     const incident = lineWith(
-      toDot(chartGraph('prefill', variant('incident-2026'))),
+      toDot(chartGraph('prefill', variantNamed('incident-2026'))),
       '-> "a:placeholder"',
     );
     expect(incident).not.toContain('disabled');

@@ -2,24 +2,17 @@
  * Counterexamples of the `incident` scenario under `incident-2026`, checked once per test file,
  * and a hand-built trace whose names try to break out of every output language.
  */
-import { findVariant, type Variant } from '../../machines/variants.ts';
+import { variantNamed } from '../../machines/variants.ts';
 import { incident } from '../../scenarios/index.ts';
 import { checkScenario } from '../../src/checker/checkScenario.ts';
 import type { ScenarioResult, Trace } from '../../src/checker/outcome.ts';
 import type { TraceMeta } from '../../src/export/sequenceDiagram.ts';
 
-/** A built-in variant, or a thrown error naming it. */
-export function variant(name: string): Variant {
-  const v = findVariant(name);
-  if (!v) throw new Error(`no variant ${name}`);
-  return v;
-}
-
 let result: ScenarioResult | undefined;
 
 /** The counterexample of `property` in incident × incident-2026, with its meta. */
 export function incidentTrace(property: string): { trace: Trace; meta: TraceMeta } {
-  result ??= checkScenario(incident, variant('incident-2026'));
+  result ??= checkScenario(incident, variantNamed('incident-2026'));
   const p = result.properties.find((x) => x.name === property);
   if (!p?.trace) throw new Error(`${property} has no counterexample`);
   return {

@@ -3,15 +3,9 @@
  * of every chart, and of `request` under incident-2026 and fixed; review a change to them as a
  * change to the diagrams. The structural assertions say what the text must keep.
  */
-import { findVariant, type Variant } from '../../machines/variants.ts';
+import { variantNamed } from '../../machines/variants.ts';
 import { toMermaid } from '../../src/export/mermaidStatechart.ts';
 import { chartGraph, chartNames } from '../../src/export/statechart.ts';
-
-function variant(name: string): Variant {
-  const v = findVariant(name);
-  if (!v) throw new Error(`no variant ${name}`);
-  return v;
-}
 
 describe('toMermaid', () => {
   it.each(chartNames)('draws %s as in its golden file', (name) => {
@@ -19,7 +13,7 @@ describe('toMermaid', () => {
   });
 
   it.each(['incident-2026', 'fixed'])('draws request under %s as in its golden file', (name) => {
-    expect(toMermaid(chartGraph('request', variant(name)))).toMatchSnapshot();
+    expect(toMermaid(chartGraph('request', variantNamed(name)))).toMatchSnapshot();
   });
 
   it('keeps nesting, initial and final arrows, and the regions apart with --', () => {
@@ -51,7 +45,7 @@ describe('toMermaid', () => {
   });
 
   it('labels disabled edges, or leaves them out with hideDisabled', () => {
-    const fixed = chartGraph('prefill', variant('fixed'));
+    const fixed = chartGraph('prefill', variantNamed('fixed'));
     const entry = 's_received --> s_placeholder : PREFILL_INTAKE';
     expect(
       toMermaid(fixed)
@@ -59,13 +53,13 @@ describe('toMermaid', () => {
         .find((l) => l.includes(entry)),
     ).toMatch(/\(disabled by variant\)$/);
     expect(toMermaid(fixed, { hideDisabled: true })).not.toContain(entry);
-    expect(toMermaid(chartGraph('prefill', variant('incident-2026')))).toContain(
+    expect(toMermaid(chartGraph('prefill', variantNamed('incident-2026')))).toContain(
       `${entry} #91;prefillSchedulerRejects#93; / swapForPlaceholder, raise SENDER_CREATED\n`,
     );
   });
 
   it('is deterministic', () => {
-    const v = variant('fixed');
+    const v = variantNamed('fixed');
     expect(toMermaid(chartGraph('request', v))).toBe(toMermaid(chartGraph('request', v)));
   });
 });

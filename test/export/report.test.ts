@@ -3,18 +3,12 @@
  * them, nothing fetched from anywhere, and every user-supplied string escaped.
  */
 import type { Scenario } from '../../machines/scenario.ts';
-import { findVariant, type Variant } from '../../machines/variants.ts';
+import { variantNamed } from '../../machines/variants.ts';
 import { incident } from '../../scenarios/index.ts';
 import { checkScenario } from '../../src/checker/checkScenario.ts';
 import { buildReport, reportInputFrom } from '../../src/cli/reportCommand.ts';
 import { reportHtml } from '../../src/export/reportHtml.ts';
 import { reportMarkdown } from '../../src/export/reportMarkdown.ts';
-
-function variant(name: string): Variant {
-  const v = findVariant(name);
-  if (!v) throw new Error(name);
-  return v;
-}
 
 const input = await buildReport(
   { scenario: ['incident'], config: [], variant: ['incident-2026', 'fixed'] },
@@ -107,7 +101,7 @@ describe('user-supplied strings', () => {
         { id: 'b1', tenant: 'B\'"<i>', promptLen: 3, outputLen: 2 },
       ],
     };
-    const v = variant('incident-2026');
+    const v = variantNamed('incident-2026');
     const evil = await reportInputFrom({
       scenarios: [hostile],
       variants: [v],

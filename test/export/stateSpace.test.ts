@@ -2,10 +2,12 @@
  * The reachable state graph as DOT, and `kvcheck state-space`: the incident projected onto b1's
  * lifecycle as a golden file, the size limit, and the command's input checks.
  */
+
 import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { properties } from '../../invariants/index.ts';
+import { variantNamed } from '../../machines/variants.ts';
 import { incident } from '../../scenarios/index.ts';
 import { exploreScenario, type StateGraph } from '../../src/checker/stateGraph.ts';
 import {
@@ -16,9 +18,9 @@ import {
 } from '../../src/cli/stateSpaceCommand.ts';
 import { UsageError } from '../../src/cli/usageError.ts';
 import { GraphTooLargeError, toStateSpaceDot } from '../../src/export/stateSpaceDot.ts';
-import { incidentTrace, variant } from './fixtures.ts';
+import { incidentTrace } from './fixtures.ts';
 
-const graph: StateGraph = exploreScenario(incident, variant('incident-2026'));
+const graph: StateGraph = exploreScenario(incident, variantNamed('incident-2026'));
 
 function capture() {
   const out: string[] = [];

@@ -4,16 +4,10 @@
  * `src/paths`: every step it takes is a live edge (sound), and the live edges it never takes are
  * exactly the known-dead ones (near exact).
  */
-import { findVariant, type Variant, variants } from '../../machines/variants.ts';
+import { variantNamed, variants } from '../../machines/variants.ts';
 import type { ChartEdge, ChartGraph } from '../../src/export/chartGraph.ts';
 import { chartGraph, chartNames } from '../../src/export/statechart.ts';
 import { productGraph } from '../../src/paths/productGraph.ts';
-
-function variant(name: string): Variant {
-  const v = findVariant(name);
-  if (!v) throw new Error(`no variant ${name}`);
-  return v;
-}
 
 function edge(chart: ChartGraph, source: string, target: string, event?: string): ChartEdge {
   const found = chart.edges.filter(
@@ -110,7 +104,7 @@ describe('chartGraph', () => {
 
 describe('what a variant disables', () => {
   it('disables the placeholder entry under fixed, which the retire edge before it pre-empts', () => {
-    const fixed = chartGraph('prefill', variant('fixed'));
+    const fixed = chartGraph('prefill', variantNamed('fixed'));
     expect(edge(fixed, 'received', 'placeholder').disabled).toBe(true);
     // Open data guards ahead of it do not disable the last, unguarded candidate.
     expect(edge(fixed, 'received', 'admitted').disabled).toBe(false);
@@ -119,7 +113,7 @@ describe('what a variant disables', () => {
   });
 
   it('keeps the placeholder entry under incident-2026 and disables the admission retire', () => {
-    const incident = chartGraph('prefill', variant('incident-2026'));
+    const incident = chartGraph('prefill', variantNamed('incident-2026'));
     expect(edge(incident, 'received', 'placeholder').disabled).toBe(false);
     expect(edge(incident, 'received', 'done.retired', 'PREFILL_INTAKE').disabled).toBe(true);
     expect(edge(incident, 'placeholder.forwarded', 'done.retired').disabled).toBe(true);
@@ -128,7 +122,7 @@ describe('what a variant disables', () => {
 
   it('disables the placeholder SEND_KV once retireAbortedResult always takes it first', () => {
     for (const name of ['fixed', 'retire-only']) {
-      const chart = chartGraph('prefill', variant(name));
+      const chart = chartGraph('prefill', variantNamed(name));
       expect(edge(chart, 'placeholder.forwarded', 'placeholder.inflight').disabled).toBe(true);
       expect(edge(chart, 'placeholder.forwarded', 'done.retired').disabled).toBe(false);
     }
@@ -137,7 +131,7 @@ describe('what a variant disables', () => {
   it('disables the coverage failure without coverageCheck and the fail-fast reply under decodeOnly', () => {
     // The coverage failure, not the aux room check's (`auxRoomMismatch`) on the same edge.
     const commitFails = (name: string) =>
-      chartGraph('decode', variant(name)).edges.find(
+      chartGraph('decode', variantNamed(name)).edges.find(
         (e) =>
           e.source === 'admitted.awaitingKv' &&
           e.target === 'done.failed' &&
@@ -155,7 +149,7 @@ describe('what a variant disables', () => {
   });
 
   it('marks the placeholder subtrees unreachable under fixed, and only them', () => {
-    const fixed = chartGraph('request', variant('fixed'));
+    const fixed = chartGraph('request', variantNamed('fixed'));
     const unreachable = fixed.nodes.filter((n) => n.unreachable).map((n) => n.id);
     // decode.done.aborted is reachable under fixed too: a client abort ends there.
     expect(unreachable.filter((id) => !id.includes('.placeholder'))).toEqual([]);
@@ -167,8 +161,8 @@ describe('what a variant disables', () => {
   it.each(variants.map((v) => v.name))(
     'under %s: every product-graph step is a live edge, and every live edge is taken',
     (name) => {
-      const chart = chartGraph('request', variant(name));
-      const graph = productGraph(variant(name));
+      const chart = chartGraph('request', variantNamed(name));
+      const graph = productGraph(variantNamed(name));
       const taken = new Set<ChartEdge>();
       for (const steps of graph.edges.values()) {
         for (const step of steps) {

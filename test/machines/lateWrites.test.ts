@@ -5,19 +5,13 @@
  */
 import { noWriteAfterFree, poolAccounting } from '../../invariants/index.ts';
 import { initialContext } from '../../machines/context.ts';
-import { findVariant, type Variant, variants } from '../../machines/variants.ts';
+import { type Variant, variantNamed, variants } from '../../machines/variants.ts';
 import { scenarios } from '../../scenarios/index.ts';
 import { entry as b4 } from '../../src/catalogue/entries/b4.ts';
 import { drive, toInflight } from './drive.ts';
 
-function variant(name: string): Variant {
-  const v = findVariant(name);
-  if (!v) throw new Error(`no variant ${name}`);
-  return v;
-}
-
 const scenario = b4.scenario;
-const fixed = variant('fixed');
+const fixed = variantNamed('fixed');
 const faulty: Variant = { ...fixed, switches: { ...fixed.switches, releaseBeforeDrain: true } };
 
 describe('late writes: an abort does not cancel a posted write', () => {

@@ -7,15 +7,9 @@
  */
 import { describe, expect, it } from 'vitest';
 import type { Scenario } from '../../machines/scenario.ts';
-import { findVariant, type Variant } from '../../machines/variants.ts';
+import { variantNamed } from '../../machines/variants.ts';
 import { incident } from '../../scenarios/incident.ts';
 import { drive } from './drive.ts';
-
-function variant(name: string): Variant {
-  const v = findVariant(name);
-  if (!v) throw new Error(`no variant ${name}`);
-  return v;
-}
 
 /**
  * The incident's numbers with decode's pool below prefill's: prefill's scheduler limit is
@@ -25,7 +19,7 @@ const decodeSmaller: Scenario = { ...incident, prefillPoolTokens: 10, decodePool
 
 describe('prefill bootstrap timeout', () => {
   it('fails prefill’s side with a 500 once decode has retired the request at admission', () => {
-    const d = drive(decodeSmaller, variant('fixed')).run('DISPATCH b1', 'PREFILL_INTAKE b1');
+    const d = drive(decodeSmaller, variantNamed('fixed')).run('DISPATCH b1', 'PREFILL_INTAKE b1');
     expect(d.at('b1', 'prefill')).toEqual({ admitted: 'bootstrapping' });
     expect(d.at('b1', 'transfer')).toBe('bootstrapping');
     // Decode has not decided yet: it may still preallocate and send its destination.
@@ -54,7 +48,7 @@ describe('prefill bootstrap timeout', () => {
   });
 
   it('is not enabled while decode can still send its destination', () => {
-    const d = drive(decodeSmaller, variant('fixed')).run(
+    const d = drive(decodeSmaller, variantNamed('fixed')).run(
       'DISPATCH a1',
       'PREFILL_INTAKE a1',
       'DECODE_INTAKE a1',
@@ -70,7 +64,7 @@ describe('prefill bootstrap timeout', () => {
   });
 
   it('is not enabled on a placeholder whose decode side goes on (no admission retire)', () => {
-    const d = drive(decodeSmaller, variant('incident-2026')).run(
+    const d = drive(decodeSmaller, variantNamed('incident-2026')).run(
       'DISPATCH b1',
       'PREFILL_INTAKE b1',
       'DECODE_INTAKE b1',
@@ -82,7 +76,7 @@ describe('prefill bootstrap timeout', () => {
 
   it('leaves a room that already failed to PREFILL_RELEASE', () => {
     const s: Scenario = { ...decodeSmaller, transferFaults: true };
-    const d = drive(s, variant('fixed')).run(
+    const d = drive(s, variantNamed('fixed')).run(
       'DISPATCH a1',
       'PREFILL_INTAKE a1',
       'DECODE_INTAKE a1',

@@ -10,19 +10,13 @@ import {
   prefixSharingRespectsSalt,
 } from '../../invariants/index.ts';
 import type { Scenario } from '../../machines/scenario.ts';
-import { findVariant, type Variant } from '../../machines/variants.ts';
+import { type Variant, variantNamed } from '../../machines/variants.ts';
 import { entry as b8 } from '../../src/catalogue/entries/b8.ts';
 import { check } from '../../src/checker/check.ts';
 import type { ScenarioResult } from '../../src/checker/outcome.ts';
 import { drive, type Step, toInflight } from './drive.ts';
 
-function variant(name: string): Variant {
-  const v = findVariant(name);
-  if (!v) throw new Error(`no variant ${name}`);
-  return v;
-}
-
-const fixed = variant('fixed');
+const fixed = variantNamed('fixed');
 const saltIgnored: Variant = { ...fixed, switches: { ...fixed.switches, saltIgnored: true } };
 const prefix = { group: 'sys', len: 1 };
 const sameTenant: Scenario = {
@@ -99,11 +93,11 @@ describe('the prefix cache', () => {
         { id: 'a2', tenant: 'A', promptLen: 3, outputLen: 1, prefix },
       ],
     };
-    const first = drive(rejected, variant('incident-2026')).run(...released('a2'));
+    const first = drive(rejected, variantNamed('incident-2026')).run(...released('a2'));
     expect(first.at('a2', 'prefill')).toEqual({ done: 'finished' });
     expect(first.req('a2').cachedPrefix).toBeNull();
     expect(first.snapshot.context.prefillPool.free).toHaveLength(8);
-    const later = drive(rejected, variant('incident-2026')).run(...released('a1'));
+    const later = drive(rejected, variantNamed('incident-2026')).run(...released('a1'));
     later.run(...throughForward('a2'));
     expect(later.at('a2', 'prefill')).toEqual({ placeholder: 'forwarded' });
     expect(later.req('a2').prefixPages).toEqual([]);

@@ -3,18 +3,12 @@ import type { RequestState } from '../../machines/context.ts';
 import type { ExternalEvent } from '../../machines/events.ts';
 import type { Scenario } from '../../machines/scenario.ts';
 import { createServingMachine, type ServingMachine } from '../../machines/servingMachine.ts';
-import { findVariant, type Variant } from '../../machines/variants.ts';
+import { type Variant, variantNamed } from '../../machines/variants.ts';
 import { happy, incident } from '../../scenarios/index.ts';
 
 type Snapshot = SnapshotFrom<ServingMachine>;
 type EventType = ExternalEvent['type'];
 type Step = readonly [EventType, string];
-
-function variant(name: string): Variant {
-  const v = findVariant(name);
-  if (!v) throw new Error(`no variant ${name}`);
-  return v;
-}
 
 /** A machine and its initial snapshot. */
 function start(scenario: Scenario, v: Variant): { machine: ServingMachine; snapshot: Snapshot } {
@@ -68,7 +62,7 @@ const throughTransfer = happyPath.slice(0, 8);
 
 describe('createServingMachine: the initial state', () => {
   it('starts every request idle with its room unopened and both pools empty', () => {
-    const { snapshot } = start(incident, variant('incident-2026'));
+    const { snapshot } = start(incident, variantNamed('incident-2026'));
     expect(snapshot.value).toEqual({
       a1: { router: 'idle', prefill: 'idle', transfer: 'unopened', decode: 'idle' },
       b1: { router: 'idle', prefill: 'idle', transfer: 'unopened', decode: 'idle' },
@@ -78,7 +72,7 @@ describe('createServingMachine: the initial state', () => {
   });
 
   it('moves only the request an event names', () => {
-    const { machine, snapshot } = start(incident, variant('incident-2026'));
+    const { machine, snapshot } = start(incident, variantNamed('incident-2026'));
     const next = send(machine, snapshot, 'DISPATCH', 'a1');
     expect(next.value).toMatchObject({
       a1: { router: 'awaiting', prefill: 'received', decode: 'received' },
@@ -89,7 +83,7 @@ describe('createServingMachine: the initial state', () => {
 
 describe('incident-2026 on incident', () => {
   it('turns b1’s prefill-rejected prompt into a one-token placeholder with an open room', () => {
-    const { machine, snapshot } = start(incident, variant('incident-2026'));
+    const { machine, snapshot } = start(incident, variantNamed('incident-2026'));
     const s = run(machine, snapshot, steps('b1', ['DISPATCH', 'PREFILL_INTAKE']));
     expect(s.value).toMatchObject({
       b1: { prefill: { placeholder: 'bootstrapping' }, transfer: 'bootstrapping' },
@@ -104,7 +98,7 @@ describe('incident-2026 on incident', () => {
   });
 
   it('runs a1 alone from dispatch to a 200 reply with 2 tokens and frees every page', () => {
-    const { machine, snapshot } = start(incident, variant('incident-2026'));
+    const { machine, snapshot } = start(incident, variantNamed('incident-2026'));
     const s = run(machine, snapshot, steps('a1', happyPath));
     expect(s.value).toMatchObject({
       a1: {
@@ -131,14 +125,14 @@ describe('incident-2026 on incident', () => {
   });
 
   it('returns the same snapshot object for a disabled event (commit before Success)', () => {
-    const { machine, snapshot } = start(incident, variant('incident-2026'));
+    const { machine, snapshot } = start(incident, variantNamed('incident-2026'));
     const s = run(machine, snapshot, steps('a1', happyPath.slice(0, 7)));
     expect(s.value).toMatchObject({ a1: { transfer: 'transferring' } });
     expect(send(machine, s, 'DECODE_COMMIT', 'a1')).toBe(s);
   });
 
   it('answers b1, rejected by prefill, with 200 and 2 tokens built over a1’s freed decode page', () => {
-    const { machine, snapshot } = start(incident, variant('incident-2026'));
+    const { machine, snapshot } = start(incident, variantNamed('incident-2026'));
     const s = run(machine, snapshot, [...steps('a1', happyPath), ...steps('b1', happyPath)]);
     expect(req(s, 'b1')).toMatchObject({
       rejectedOnPrefill: true,
@@ -153,7 +147,7 @@ describe('incident-2026 on incident', () => {
 
 describe('fixed on incident', () => {
   it('retires b1 at prefill intake with a 400 and never opens its room', () => {
-    const { machine, snapshot } = start(incident, variant('fixed'));
+    const { machine, snapshot } = start(incident, variantNamed('fixed'));
     const s = run(machine, snapshot, steps('b1', ['DISPATCH', 'PREFILL_INTAKE']));
     expect(s.value).toMatchObject({ b1: { prefill: { done: 'retired' }, transfer: 'unopened' } });
     expect(req(s, 'b1')).toMatchObject({
@@ -164,7 +158,7 @@ describe('fixed on incident', () => {
   });
 
   it('keeps b1’s decode side in preallocPending until prefill is done, then fails it on TIMEOUT', () => {
-    const { machine, snapshot } = start(incident, variant('fixed'));
+    const { machine, snapshot } = start(incident, variantNamed('fixed'));
     const waiting = run(machine, snapshot, steps('b1', ['DISPATCH', 'DECODE_INTAKE']));
     expect(waiting.value).toMatchObject({ b1: { decode: { admitted: 'preallocPending' } } });
     expect(send(machine, waiting, 'TIMEOUT', 'b1')).toBe(waiting);
@@ -194,7 +188,7 @@ describe('fixed on incident', () => {
 
 describe('retire-only on incident', () => {
   it('retires the placeholder at SEND_KV, fails the room, and decode leaves on DECODE_TRANSFER_FAILED', () => {
-    const { machine, snapshot } = start(incident, variant('retire-only'));
+    const { machine, snapshot } = start(incident, variantNamed('retire-only'));
     const forwarded = run(machine, snapshot, steps('b1', happyPath.slice(0, 6)));
     expect(forwarded.value).toMatchObject({ b1: { prefill: { placeholder: 'forwarded' } } });
     expect(req(forwarded, 'b1').prefillPages).toEqual([0]);
@@ -231,7 +225,7 @@ describe('retire-only on incident', () => {
 
 describe('coverage-only on incident', () => {
   it('refuses to commit b1 when only 1 of its 3 positions arrived', () => {
-    const { machine, snapshot } = start(incident, variant('coverage-only'));
+    const { machine, snapshot } = start(incident, variantNamed('coverage-only'));
     const arrived = run(machine, snapshot, steps('b1', throughTransfer));
     expect(req(arrived, 'b1')).toMatchObject({ kvArrived: 1, decodeLen: 3 });
     const refused = run(machine, arrived, [['DECODE_COMMIT', 'b1']]);
@@ -245,7 +239,7 @@ describe('coverage-only on incident', () => {
   });
 
   it('commits a1, whose one position arrived in full', () => {
-    const { machine, snapshot } = start(incident, variant('coverage-only'));
+    const { machine, snapshot } = start(incident, variantNamed('coverage-only'));
     const s = run(machine, snapshot, steps('a1', [...throughTransfer, 'DECODE_COMMIT']));
     expect(s.value).toMatchObject({ a1: { decode: { admitted: 'running' } } });
     expect(req(s, 'a1')).toMatchObject({ committed: true, seqLen: 1 });
@@ -253,7 +247,7 @@ describe('coverage-only on incident', () => {
 });
 
 describe('router policy', () => {
-  const fixed = variant('fixed');
+  const fixed = variantNamed('fixed');
   const failFast: Variant = {
     name: 'fixed-fail-fast',
     description: '`fixed` with a router that returns a prefill error at once.',
@@ -284,7 +278,7 @@ describe('events addressed to one request', () => {
   // lags behind a1 at those steps (2016 instead of 2115 states on `incident`).
 
   it('PREFILL_BOOTSTRAPPED for a1 does not move b1', () => {
-    const { machine, snapshot } = start(happy, variant('incident-2026'));
+    const { machine, snapshot } = start(happy, variantNamed('incident-2026'));
     const both = run(machine, snapshot, [
       ...steps('a1', happyPath.slice(0, 4)),
       ...steps('b1', happyPath.slice(0, 4)),
@@ -297,7 +291,7 @@ describe('events addressed to one request', () => {
   });
 
   it('PREFILL_RELEASE for a1 does not release b1', () => {
-    const { machine, snapshot } = start(happy, variant('incident-2026'));
+    const { machine, snapshot } = start(happy, variantNamed('incident-2026'));
     const both = run(machine, snapshot, [
       ...steps('a1', throughTransfer),
       ...steps('b1', throughTransfer),
@@ -308,7 +302,7 @@ describe('events addressed to one request', () => {
   });
 
   it('SEND_KV for a1 does not retire b1’s placeholder under retire-only', () => {
-    const { machine, snapshot } = start(incident, variant('retire-only'));
+    const { machine, snapshot } = start(incident, variantNamed('retire-only'));
     const both = run(machine, snapshot, [
       ...steps('a1', happyPath.slice(0, 5)),
       ...steps('b1', happyPath.slice(0, 5)),

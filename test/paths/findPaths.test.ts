@@ -5,7 +5,7 @@
  */
 import { valuePath } from '../../invariants/vocabulary.ts';
 import type { Scenario } from '../../machines/scenario.ts';
-import { findVariant, type Variant, variants } from '../../machines/variants.ts';
+import { variantNamed, variants } from '../../machines/variants.ts';
 import { band, incident } from '../../scenarios/index.ts';
 import { exploreScenario } from '../../src/checker/stateGraph.ts';
 import {
@@ -16,12 +16,6 @@ import {
   UnknownStateError,
 } from '../../src/paths/index.ts';
 import { productGraph } from '../../src/paths/productGraph.ts';
-
-function variant(name: string): Variant {
-  const v = findVariant(name);
-  if (!v) throw new Error(name);
-  return v;
-}
 
 const events = (p: LifecyclePath) => p.steps.map((s) => s.event);
 const between = (r: PathsReport, from: string, to: string) =>
@@ -39,7 +33,7 @@ const handshake = [
 describe('findPaths', () => {
   it('finds the placeholder path from rejection to decoding under incident-2026', () => {
     const found = between(
-      findPaths(variant('incident-2026')),
+      findPaths(variantNamed('incident-2026')),
       'prefill.placeholder',
       'decode.admitted.running',
     );
@@ -59,24 +53,27 @@ describe('findPaths', () => {
   });
 
   it('keeps the handshake order on every path from the prefill placeholder', () => {
-    for (const p of findPaths(variant('incident-2026'), { from: ['prefill.placeholder'] }).paths) {
+    for (const p of findPaths(variantNamed('incident-2026'), { from: ['prefill.placeholder'] })
+      .paths) {
       expect(events(p).filter((e) => handshake.includes(e))).toEqual(handshake);
     }
   });
 
   it.each(['fixed', 'fixed-coverage'])('finds no path under %s', (name) => {
-    expect(findPaths(variant(name)).paths).toEqual([]);
+    expect(findPaths(variantNamed(name)).paths).toEqual([]);
   });
 
   it('finds no path from the prefill placeholder under retire-only, whose SEND_KV is retired', () => {
-    expect(findPaths(variant('retire-only'), { from: ['prefill.placeholder'] }).paths).toEqual([]);
+    expect(findPaths(variantNamed('retire-only'), { from: ['prefill.placeholder'] }).paths).toEqual(
+      [],
+    );
   });
 
   it('finds the decode-side placeholder path under retire-only, which #36988 does not close', () => {
     // #36988 retires aborted prefill results only. With admission retire off, a prompt that only
     // decode's (smaller) pool rejects becomes a one-token decode placeholder; an admitted prefill
     // sends its KV, decode commits and runs one step, then aborts. It reads only its own slot.
-    const r = findPaths(variant('retire-only'));
+    const r = findPaths(variantNamed('retire-only'));
     expect(r.paths.length).toBeGreaterThan(0);
     for (const p of r.paths)
       expect([p.from, p.to]).toEqual(['decode.placeholder', 'decode.placeholder.running']);
@@ -87,7 +84,7 @@ describe('findPaths', () => {
     // coverage check passes. From the prefill placeholder to an admitted decode the check reads
     // `coverageIncomplete`, a data guard the structural check leaves open: it fails only when the
     // prompt itself is one token, a degenerate deployment, but structurally the edge exists.
-    const r = findPaths(variant('coverage-only'));
+    const r = findPaths(variantNamed('coverage-only'));
     expect(between(r, 'decode.placeholder', 'decode.placeholder.running').length).toBeGreaterThan(
       0,
     );
@@ -109,7 +106,7 @@ describe('findPaths', () => {
   });
 
   it('defaults to every state tagged rejected and every state tagged decoding', () => {
-    const r = findPaths(variant('fixed'));
+    const r = findPaths(variantNamed('fixed'));
     expect(r.from).toEqual([
       'prefill.placeholder',
       'prefill.done.clientError',
@@ -123,7 +120,7 @@ describe('findPaths', () => {
   });
 
   it('starts each path with the step that enters its from-state and stops at the first to-state', () => {
-    for (const p of findPaths(variant('incident-2026')).paths) {
+    for (const p of findPaths(variantNamed('incident-2026')).paths) {
       const [region, ...rest] = p.from.split('.');
       const entered = p.steps[0]?.moves.find((m) => m.region === region);
       expect(entered?.to.startsWith(rest.join('.'))).toBe(true);
@@ -134,7 +131,7 @@ describe('findPaths', () => {
   });
 
   it('returns paths shortest first, then by events, without duplicates', () => {
-    const { paths } = findPaths(variant('incident-2026'));
+    const { paths } = findPaths(variantNamed('incident-2026'));
     const keys = paths.map((p) => [p.steps.length, events(p).join(' ')] as const);
     const sorted = [...keys].sort(
       (a, b) => a[0] - b[0] || (a[1] < b[1] ? -1 : a[1] > b[1] ? 1 : 0),
@@ -144,14 +141,14 @@ describe('findPaths', () => {
   });
 
   it('keeps the shortest paths and flags truncation when maxPaths caps the search', () => {
-    const all = findPaths(variant('incident-2026'));
-    const capped = findPaths(variant('incident-2026'), { maxPaths: 2 });
+    const all = findPaths(variantNamed('incident-2026'));
+    const capped = findPaths(variantNamed('incident-2026'), { maxPaths: 2 });
     expect(capped.paths).toEqual(all.paths.slice(0, 2));
     expect([capped.truncated, all.truncated]).toEqual([true, false]);
   });
 
   it('matches a custom from-state by its descendants too', () => {
-    const r = findPaths(variant('incident-2026'), {
+    const r = findPaths(variantNamed('incident-2026'), {
       from: ['prefill.placeholder.forwarded'],
       to: ['decode.admitted'],
     });
@@ -161,7 +158,7 @@ describe('findPaths', () => {
   });
 
   it('rejects an unknown state path, naming it and listing the accepted ones', () => {
-    const call = () => findPaths(variant('fixed'), { to: ['decode.runing'] });
+    const call = () => findPaths(variantNamed('fixed'), { to: ['decode.runing'] });
     expect(call).toThrow(UnknownStateError);
     expect(call).toThrow(
       /unknown state "decode\.runing"; accepted states: router\.idle, .*decode\.admitted\.running/,
@@ -171,7 +168,7 @@ describe('findPaths', () => {
 
 describe('renderPaths', () => {
   it('prints a violation headline, then the shortest path of each from → to pair as numbered steps', () => {
-    const text = renderPaths(findPaths(variant('incident-2026')));
+    const text = renderPaths(findPaths(variantNamed('incident-2026')));
     const lines = text.split('\n');
     expect(lines[0]).toBe(
       '[violation] incident-2026: 20 path(s) from a rejected state to a decoding state (checked 149 configurations)',
@@ -188,7 +185,7 @@ describe('renderPaths', () => {
   });
 
   it('prints an ok headline with the number of configurations checked', () => {
-    expect(renderPaths(findPaths(variant('fixed')))).toBe(
+    expect(renderPaths(findPaths(variantNamed('fixed')))).toBe(
       '[ok] fixed: no path from a rejected state to a decoding state (checked 96 configurations)',
     );
   });
@@ -239,7 +236,7 @@ describe('productGraph', () => {
   );
 
   it('never enters a placeholder under fixed, although its guard repeats an open data guard', () => {
-    const keys = [...productGraph(variant('fixed')).configs.keys()];
+    const keys = [...productGraph(variantNamed('fixed')).configs.keys()];
     expect(keys.filter((k) => k.includes('placeholder'))).toEqual([]);
   });
 });

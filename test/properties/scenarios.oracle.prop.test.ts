@@ -13,7 +13,7 @@
 import { fc, test } from '@fast-check/vitest';
 import { describe, expect, it } from 'vitest';
 import type { Scenario } from '../../machines/scenario.ts';
-import { findVariant, type Variant } from '../../machines/variants.ts';
+import { variantNamed } from '../../machines/variants.ts';
 import { incident } from '../../scenarios/incident.ts';
 import { check } from '../../src/checker/check.ts';
 import { leakOracleApplies, leakPair } from '../../src/oracle/leakOracle.ts';
@@ -22,13 +22,7 @@ import { incidentShapedArb, pinnedSeed, scenarioArb, smallBounds } from './scena
 const seed = pinnedSeed();
 const maxStates = 20_000;
 
-function variant(name: string): Variant {
-  const v = findVariant(name);
-  if (!v) throw new Error(`missing variant ${name}`);
-  return v;
-}
-
-const incident2026 = variant('incident-2026');
+const incident2026 = variantNamed('incident-2026');
 
 const scenarios = fc.oneof(
   scenarioArb(smallBounds),

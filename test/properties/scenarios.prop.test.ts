@@ -15,7 +15,7 @@ import { fc, test } from '@fast-check/vitest';
 import { describe, expect, it } from 'vitest';
 import { propertyNames } from '../../invariants/index.ts';
 import type { Scenario } from '../../machines/scenario.ts';
-import { findVariant, type Variant } from '../../machines/variants.ts';
+import { variantNamed } from '../../machines/variants.ts';
 import { incident } from '../../scenarios/incident.ts';
 import { check } from '../../src/checker/check.ts';
 import {
@@ -31,13 +31,7 @@ const seed = pinnedSeed();
 /** Far above what the bounds below reach (a few thousand states); hitting it fails the test. */
 const maxStates = 20_000;
 
-function variant(name: string): Variant {
-  const v = findVariant(name);
-  if (!v) throw new Error(`missing variant ${name}`);
-  return v;
-}
-
-const fixed = variant('fixed');
+const fixed = variantNamed('fixed');
 
 function expectFixedHolds(s: Scenario): void {
   const r = check(s, fixed, { maxStates });

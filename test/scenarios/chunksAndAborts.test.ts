@@ -6,22 +6,16 @@ import { initialTransition, transition } from 'xstate';
 import { regionPath } from '../../invariants/vocabulary.ts';
 import type { Scenario } from '../../machines/scenario.ts';
 import { createServingMachine } from '../../machines/servingMachine.ts';
-import { findVariant, type Variant } from '../../machines/variants.ts';
+import { variantNamed } from '../../machines/variants.ts';
 import { happy, incident } from '../../scenarios/index.ts';
 import { checkScenario } from '../../src/checker/checkScenario.ts';
 import { exploreScenario } from '../../src/checker/stateGraph.ts';
-
-function variant(name: string): Variant {
-  const v = findVariant(name);
-  if (!v) throw new Error(name);
-  return v;
-}
 
 const chunked: Scenario = { ...happy, name: 'happy-chunked', prefillChunks: 2 };
 const aborting: Scenario = { ...incident, name: 'incident-aborts', clientAborts: true };
 
 describe('chunked prefill', () => {
-  const graph = exploreScenario(chunked, variant('fixed'));
+  const graph = exploreScenario(chunked, variantNamed('fixed'));
 
   it('lands a first chunk’s KV on decode before prefill computes the last one', () => {
     const early = graph.states.some((s) =>
@@ -36,7 +30,7 @@ describe('chunked prefill', () => {
 
   it('holds every property under every variant', () => {
     for (const v of ['incident-2026', 'fixed', 'retire-only', 'coverage-only']) {
-      expect(checkScenario(chunked, variant(v)).status, v).toBe('ok');
+      expect(checkScenario(chunked, variantNamed(v)).status, v).toBe('ok');
     }
     expect(graph.states).toHaveLength(6753);
   });
@@ -44,7 +38,7 @@ describe('chunked prefill', () => {
 
 describe('client aborts', () => {
   it('answer 499, fail the room and free both sides under fixed', () => {
-    const machine = createServingMachine(aborting, variant('fixed'));
+    const machine = createServingMachine(aborting, variantNamed('fixed'));
     let [s] = initialTransition(machine);
     for (const type of [
       'DISPATCH',
@@ -73,8 +67,8 @@ describe('client aborts', () => {
   });
 
   it('keep the fixed engine clean and do not hide the incident', () => {
-    expect(checkScenario(aborting, variant('fixed')).status).toBe('ok');
-    const leak = checkScenario(aborting, variant('incident-2026'));
+    expect(checkScenario(aborting, variantNamed('fixed')).status).toBe('ok');
+    const leak = checkScenario(aborting, variantNamed('incident-2026'));
     expect(leak.properties.find((p) => p.name === 'noCrossTenantRead')?.status).toBe('violated');
   });
 });

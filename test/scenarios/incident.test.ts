@@ -6,19 +6,13 @@
  */
 
 import type { Scenario } from '../../machines/scenario.ts';
-import { findVariant, type Variant } from '../../machines/variants.ts';
+import { variantNamed } from '../../machines/variants.ts';
 import { band, happy, incident, pool2x } from '../../scenarios/index.ts';
 import { checkScenario } from '../../src/checker/checkScenario.ts';
 import type { ScenarioResult, TraceStep } from '../../src/checker/outcome.ts';
 
-function variant(name: string): Variant {
-  const v = findVariant(name);
-  if (!v) throw new Error(`no variant ${name}`);
-  return v;
-}
-
 function check(s: Scenario, v: string): ScenarioResult {
-  return checkScenario(s, variant(v), { requiredWitnesses: s.witnesses });
+  return checkScenario(s, variantNamed(v), { requiredWitnesses: s.witnesses });
 }
 
 function status(r: ScenarioResult, property: string): string | undefined {

@@ -9,7 +9,7 @@ import { describe, expect, it } from 'vitest';
 import { properties } from '../../invariants/index.ts';
 import type { ExternalEvent } from '../../machines/events.ts';
 import type { Scenario } from '../../machines/scenario.ts';
-import { findVariant, type Variant } from '../../machines/variants.ts';
+import { variantNamed } from '../../machines/variants.ts';
 import { incident } from '../../scenarios/incident.ts';
 import { entry as b3Entry } from '../../src/catalogue/entries/b3.ts';
 import { check } from '../../src/checker/check.ts';
@@ -20,12 +20,6 @@ import { ServingStepper } from '../../src/simulate/stepper.ts';
 import { pinnedSeed } from '../properties/scenarioArbitraries.ts';
 
 const seed = pinnedSeed();
-
-function variant(name: string): Variant {
-  const v = findVariant(name);
-  if (!v) throw new Error(`missing variant ${name}`);
-  return v;
-}
 
 /** The incident's sizes with six requests over three tenants, and room in decode for them. */
 const crowded: Scenario = {
@@ -56,7 +50,7 @@ function withoutTiming(r: SimulationResult): unknown {
 
 describe(`simulate (seed: ${seed})`, () => {
   it('is beyond exhaustive search on six requests: a bounded check is incomplete', () => {
-    const r = check(crowded, variant('incident-2026'), {
+    const r = check(crowded, variantNamed('incident-2026'), {
       properties: ['noCrossTenantRead'],
       maxStates: 5_000,
     });
@@ -64,7 +58,7 @@ describe(`simulate (seed: ${seed})`, () => {
   });
 
   it('catches noCrossTenantRead on six requests and shrinks it to at most two', () => {
-    const r = simulate(crowded, variant('incident-2026'), {
+    const r = simulate(crowded, variantNamed('incident-2026'), {
       runs: 150,
       seed,
       properties: ['noCrossTenantRead'],
@@ -83,7 +77,7 @@ describe(`simulate (seed: ${seed})`, () => {
     expect(report?.steps).toBeLessThanOrEqual(report?.walkSteps ?? 0);
     // The shrunk trace is a real run: replayed event by event, every event is enabled and the
     // last state violates the property.
-    const stepper = new ServingStepper(crowded, variant('incident-2026'));
+    const stepper = new ServingStepper(crowded, variantNamed('incident-2026'));
     const prop = properties.noCrossTenantRead;
     if (!prop) throw new Error('missing property');
     const events = eventsOf(steps);
@@ -98,7 +92,7 @@ describe(`simulate (seed: ${seed})`, () => {
 
   it('replays exactly with the same seed, and walks differently with another', () => {
     const run = (s: number) =>
-      simulate(incident, variant('incident-2026'), { runs: 40, seed: s, depth: 30 });
+      simulate(incident, variantNamed('incident-2026'), { runs: 40, seed: s, depth: 30 });
     const a = run(seed);
     const b = run(seed);
     expect(withoutTiming(b)).toEqual(withoutTiming(a));
@@ -109,7 +103,7 @@ describe(`simulate (seed: ${seed})`, () => {
   });
 
   it('finds nothing in fixed and says incomplete, every property unknown', () => {
-    const r = simulate(incident, variant('fixed'), { runs: 30, seed });
+    const r = simulate(incident, variantNamed('fixed'), { runs: 30, seed });
     expect(r.status).toBe('incomplete');
     expect(r.properties.every((p) => p.status === 'unknown')).toBe(true);
     expect(r.simulation.depths.terminal).toBe(30);
@@ -117,7 +111,7 @@ describe(`simulate (seed: ${seed})`, () => {
   });
 
   it('stops walks at the depth bound and reports them as cut off', () => {
-    const r = simulate(incident, variant('fixed'), { runs: 10, seed, depth: 5 });
+    const r = simulate(incident, variantNamed('fixed'), { runs: 10, seed, depth: 5 });
     expect(r.status).toBe('incomplete');
     expect(r.stats.depth).toBe(5);
     expect(r.simulation.depths).toMatchObject({ min: 5, max: 5, terminal: 0, cutOff: 10 });
