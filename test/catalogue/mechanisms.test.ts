@@ -4,6 +4,7 @@
  * abort waits for an in-flight chunk result, and without the scenario option nothing changes.
  */
 import { type AnyMachineSnapshot, initialTransition, transition } from 'xstate';
+import { freedExactlyOnce } from '../../invariants/index.ts';
 import type { ExternalEvent } from '../../machines/events.ts';
 import type { Scenario } from '../../machines/scenario.ts';
 import { createServingMachine } from '../../machines/servingMachine.ts';
@@ -60,6 +61,20 @@ describe('a prefill error while the last chunk is in flight, under fixed', () =>
     expect(a1?.prefillPages).toEqual([]);
     expect(s.context.prefillPool.free).toEqual([...new Set(s.context.prefillPool.free)]);
     expect(s.context.prefillPool.free).toHaveLength(10);
+  });
+
+  it('under B6 frees the pages at the error, and the terminal cleanup frees them again', () => {
+    const { s: afterError } = walk(prefillError, variantOf('B6'), [...toInflight, 'PREFILL_ERROR']);
+    expect(afterError.context.requests.a1?.prefillPages).toEqual([0]);
+    expect(afterError.context.prefillPool.free).toContain(0);
+    const { s } = walk(prefillError, variantOf('B6'), [
+      ...toInflight,
+      'PREFILL_ERROR',
+      'PREFILL_RELEASE',
+    ]);
+    const free = s.context.prefillPool.free;
+    expect(free.filter((p: number) => p === 0)).toHaveLength(2);
+    expect(freedExactlyOnce.explain(s)).toBe('prefill page 0 is on the free list twice');
   });
 
   it('is not possible once the write has landed', () => {
