@@ -356,7 +356,7 @@ export function startDraining(ctx: ServingContext, rid: RequestId): ServingConte
  * landed, and the pages are freed now. (A deferral waits only for a write that will land: an
  * open room's, or one an aborted room drains; see `releasePages`.)
  */
-export function releaseDeferredPages(ctx: ServingContext, rid: RequestId): ServingContext {
+function releaseDeferredPages(ctx: ServingContext, rid: RequestId): ServingContext {
   const r = ctx.requests[rid];
   if (r?.releaseDeferred !== true) return ctx;
   return {
