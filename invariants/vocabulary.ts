@@ -80,12 +80,30 @@ export function isDecoding(s: ServingState, rid: RequestId): boolean {
   return at === 'admitted.running' || at === 'placeholder.running';
 }
 
-/** Pages of a node's pool that live requests hold, with the holder. */
-export function heldPages(
-  s: ServingState,
-  node: 'prefill' | 'decode',
-): { page: number; rid: RequestId }[] {
-  return requestEntries(s).flatMap(([rid, r]) =>
-    (node === 'prefill' ? r.prefillPages : r.decodePages).map((page) => ({ page, rid })),
-  );
+/** A page and the request that holds it. */
+export interface HeldPage {
+  readonly page: number;
+  readonly rid: RequestId;
+}
+
+/**
+ * `heldPages` per request table: contexts are never mutated and a step that touches no request
+ * keeps the table, so several properties of one state, and states that share a table, build the
+ * lists once.
+ */
+const heldByTable = new WeakMap<object, Record<'prefill' | 'decode', readonly HeldPage[]>>();
+
+/** Pages of a node's pool that live requests hold, with the holder, in request order. */
+export function heldPages(s: ServingState, node: 'prefill' | 'decode'): readonly HeldPage[] {
+  const table = s.context.requests;
+  let held = heldByTable.get(table);
+  if (held === undefined) {
+    const entries = Object.entries(table);
+    held = {
+      prefill: entries.flatMap(([rid, r]) => r.prefillPages.map((page) => ({ page, rid }))),
+      decode: entries.flatMap(([rid, r]) => r.decodePages.map((page) => ({ page, rid }))),
+    };
+    heldByTable.set(table, held);
+  }
+  return held[node];
 }

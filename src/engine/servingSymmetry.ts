@@ -133,6 +133,60 @@ function compareVectors(a: readonly number[], b: readonly number[]): number {
   return 0;
 }
 
+/**
+ * The request signatures of states, in scenario order, for a group: only requests that some
+ * permutation moves get one (the others get 0, since a permutation compares each of them with
+ * itself). The last vector is kept with its context, so the orbit size of a representative just
+ * built by the canonicaliser reuses it.
+ */
+class Signatures {
+  private readonly table = new SignatureTable();
+  private readonly moving: number[];
+  private lastContext: unknown = null;
+  private lastValue: unknown = null;
+  private lastVector: number[] = [];
+
+  constructor(
+    private readonly rids: readonly RequestId[],
+    group: readonly Renaming[],
+  ) {
+    this.moving = rids.flatMap((r, i) => (group.some((pi) => moves(pi, r)) ? [i] : []));
+  }
+
+  of(s: StateProjection<ServingContext>): number[] {
+    if (s.context === this.lastContext && s.value === this.lastValue) return this.lastVector;
+    const value = s.value as ServingValue;
+    const sigs = this.rids.map(() => 0);
+    for (const i of this.moving) {
+      const r = this.rids[i] as RequestId;
+      sigs[i] = this.table.id(value[r], s.context.requests[r]);
+    }
+    return sigs;
+  }
+
+  /** Records that `s` has the signature vector `sigs`. */
+  remember(s: StateProjection<ServingContext>, sigs: number[]): void {
+    this.lastContext = s.context;
+    this.lastValue = s.value;
+    this.lastVector = sigs;
+  }
+}
+
+/** Signature tables shared by a scenario's canonicaliser and orbit-size function. */
+const sharedSignatures = new WeakMap<Scenario, Signatures>();
+
+function signaturesFor(scenario: Scenario, group: readonly Renaming[]): Signatures {
+  let sigs = sharedSignatures.get(scenario);
+  if (!sigs) {
+    sigs = new Signatures(
+      scenario.requests.map((r) => r.id),
+      group,
+    );
+    sharedSignatures.set(scenario, sigs);
+  }
+  return sigs;
+}
+
 function orderKey(s: StateProjection<ServingContext>, rids: readonly RequestId[]): string {
   const value = s.value as ServingValue;
   return JSON.stringify([rids.map((r) => value[r]), s.context]);
@@ -160,10 +214,13 @@ export function servingSymmetry(
   });
   const image = (s: StateProjection<ServingContext>, pi: Renaming) =>
     permuteState(s, pi, inverses.get(pi));
-  const table = new SignatureTable();
+  const signatures = signaturesFor(scenario, group);
+  const pick = (s: StateProjection<ServingContext>, sigs: number[]) => {
+    signatures.remember(s, sigs);
+    return s;
+  };
   return (s) => {
-    const value = s.value as ServingValue;
-    const sigs = rids.map((r) => table.id(value[r], s.context.requests[r]));
+    const sigs = signatures.of(s);
     let best = sigs;
     let tied: (Renaming | null)[] = [null];
     group.forEach((pi, g) => {
@@ -174,7 +231,7 @@ export function servingSymmetry(
         tied = [pi];
       } else if (order === 0) tied.push(pi);
     });
-    if (tied.length === 1) return tied[0] ? image(s, tied[0]) : s;
+    if (tied.length === 1) return pick(tied[0] ? image(s, tied[0]) : s, best);
     let rep: StateProjection<ServingContext> | null = null;
     let repKey = '';
     for (const pi of tied) {
@@ -185,7 +242,7 @@ export function servingSymmetry(
         repKey = key;
       }
     }
-    return rep ?? s;
+    return pick(rep ?? s, best);
   };
 }
 
@@ -229,11 +286,10 @@ export function servingOrbitSize(
       source: rids.map((r) => position.get(inverse.get(r) ?? r) ?? 0),
     };
   });
-  const table = new SignatureTable();
+  const signatures = signaturesFor(scenario, group);
   const order = group.length + 1;
   return (s) => {
-    const value = s.value as ServingValue;
-    const sigs = rids.map((r) => table.id(value[r], s.context.requests[r]));
+    const sigs = signatures.of(s);
     let fixed = 1;
     for (const { pi, inverse, source } of perms) {
       if (!source.every((from, i) => sigs[from] === sigs[i])) continue;
