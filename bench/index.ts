@@ -1,5 +1,5 @@
 /**
- * `npm run bench [-- --json] [-- --quick] [-- --large-seconds N]`: the reference engine against `xstate/graph`'s
+ * `npm run bench [-- --json] [-- --quick] [-- --large-seconds N]`: the reference engine against `xstate/graph`’s
  * defaults (`reference.ts`), then the fast engine against the reference engine (`engine.ts`),
  * in one process, so that ratios compare runs on the same machine under the same load. Without
  * `--json` it prints tables; with it, one JSON record per line (`record.ts`) and nothing else.

@@ -10,7 +10,7 @@ export interface BenchRecord {
   /**
    * `graph` (kvcheck's reference engine), `graph-defaults` (`getAdjacencyMap` with its
    * defaults), `fast`, or `fast` with a suffix naming what was added (`+properties`,
-   * `+symmetry`, `exact keys`, `first counterexample`).
+   * `+symmetry`, `+depth` for a depth-first search, `exact keys`, `first counterexample`).
    */
   readonly engine: string;
   /** Distinct states stored (representatives under symmetry). */

@@ -26,6 +26,11 @@ export interface FastCheckOptions extends CheckOptions {
   readonly symmetry?: boolean;
   /** Store full state keys instead of 64-bit fingerprints. @default false */
   readonly exact?: boolean;
+  /**
+   * Search order (see `ExploreOptions.order`): `depth` holds a path instead of a level, for
+   * spaces a breadth-first queue cannot hold; traces are still shortened. @default 'breadth'
+   */
+  readonly order?: 'breadth' | 'depth';
   /** Stop (incomplete) once the V8 heap in use exceeds this many MiB (see `explore`). */
   readonly maxMemory?: number;
   /** Called about once a second. */
@@ -38,7 +43,8 @@ function plain(p: StateProjection<ServingContext>): ServingState {
 
 function traceOf(v: Violation<ServingContext, ExternalEvent>, message: string): Trace {
   const path = v.trace.map((t) => ({ event: t.event, state: plain(t.state) }));
-  return traceFrom(plain(v.initial), path, message);
+  const trace = traceFrom(plain(v.initial), path, message);
+  return v.shortest === false ? { ...trace, shortest: false } : trace;
 }
 
 /** Interns each request's four region paths as a small number, for coverage. */
@@ -109,6 +115,7 @@ export function checkScenarioFast(
     ...(options.maxSeconds !== undefined ? { maxSeconds: options.maxSeconds } : {}),
     ...(options.maxMemory !== undefined ? { maxMemory: options.maxMemory } : {}),
     ...(options.exact ? { exact: true } : {}),
+    ...(options.order === 'depth' ? { order: 'depth' as const } : {}),
     ...(options.symmetry
       ? { symmetry: servingSymmetry(scenario), orbitSize: servingOrbitSize(scenario) }
       : {}),
@@ -176,6 +183,7 @@ export function checkScenarioFast(
       name: 'fast',
       symmetry: options.symmetry === true,
       exact: options.exact === true,
+      search: options.order ?? 'breadth',
       bytesPerState: result.stats.bytesPerState,
       ...(result.collisionProbability !== undefined
         ? { collisionProbability: result.collisionProbability }

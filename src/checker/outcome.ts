@@ -21,7 +21,10 @@ export interface Stats {
   readonly unreducedStates?: number;
   /** Enabled transitions explored (edges whose target differs from their source snapshot). */
   readonly transitions: number;
-  /** Length of the longest shortest path from the initial state. */
+  /**
+   * Length of the longest shortest path from the initial state; under a depth-first search
+   * (`EngineInfo.search`), the deepest point of the search tree instead.
+   */
   readonly depth: number;
   /** Wall-clock milliseconds for exploration and checking. */
   readonly ms: number;
@@ -53,6 +56,11 @@ export interface Trace {
   /** What is wrong in the last state, with names and numbers. */
   readonly message: string;
   readonly steps: readonly TraceStep[];
+  /**
+   * Present (false) only when the path may not be a shortest one: a depth-first search found
+   * it and the breadth-first pass that shortens traces stopped at a bound first.
+   */
+  readonly shortest?: false;
 }
 
 /** One property's result in one run. */
@@ -114,6 +122,8 @@ export interface EngineInfo {
   readonly symmetry: boolean;
   /** Full state keys were stored (no fingerprint collisions possible). */
   readonly exact: boolean;
+  /** The search order: `breadth` (a level at a time) or `depth` (a path at a time). */
+  readonly search: 'breadth' | 'depth';
   /** Memory of the visited-state store per state (fast engine). */
   readonly bytesPerState?: number;
   /** Fingerprint mode: the probability that two stored states share a fingerprint. */

@@ -46,6 +46,8 @@ export interface CheckArgs {
   /** `on` or `off` (default). */
   readonly symmetry?: string;
   readonly exact?: boolean;
+  /** `breadth` (default) or `depth` (fast engine). */
+  readonly search?: string;
   /** A deployment file: check its abstract scenarios instead of `--scenario`/`--config`. */
   readonly deployment?: string;
 }
@@ -61,6 +63,7 @@ function traceFile(results: readonly ScenarioResult[]): string {
         statement: p.statement,
         message: p.trace?.message,
         steps: p.trace?.steps,
+        ...(p.trace?.shortest === false ? { shortest: false } : {}),
       })),
   );
   return `${JSON.stringify({ traces }, null, 2)}\n`;
@@ -128,6 +131,14 @@ export function runCheck(args: CheckArgs, io: Io): number {
       '--symmetry on and --exact need --engine fast; the reference engine stores full snapshots',
     );
   }
+  const order = oneOf('--search value', args.search ?? 'breadth', ['breadth', 'depth']) as
+    | 'breadth'
+    | 'depth';
+  if (engine === 'graph' && order === 'depth') {
+    throw new UsageError(
+      '--search depth needs --engine fast; the reference engine is breadth first',
+    );
+  }
   if (engine === 'graph' && maxMemory !== undefined) {
     throw new UsageError(
       '--max-memory needs --engine fast; the reference engine has no memory bound',
@@ -142,6 +153,7 @@ export function runCheck(args: CheckArgs, io: Io): number {
           engine,
           symmetry,
           exact: args.exact === true,
+          ...(order === 'depth' ? { order } : {}),
           ...(properties.length > 0 ? { properties } : {}),
           ...(maxStates !== undefined ? { maxStates } : {}),
           ...(maxSeconds !== undefined ? { maxSeconds } : {}),

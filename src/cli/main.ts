@@ -72,6 +72,10 @@ function program(io: Io, setCode: (code: number) => void, argvText: string): Com
       'fast engine: explore one of each set of interchangeable requests',
     )
     .option('--exact', 'fast engine: store full state keys instead of 64-bit fingerprints')
+    .option(
+      '--search <breadth|depth>',
+      'fast engine: breadth first (default) or depth first, which holds a path, not a level',
+    )
     .option('--deployment <file>', 'deployment file: check its abstract scenarios (see lint)')
     .action((opts) => setCode(runCheck(opts, io)));
   cli

@@ -108,10 +108,19 @@ export function renderViolation(
   const trace = p.trace;
   if (!trace) return '';
   const head = `${paint(colour, 'red', '[violation]')} ${paint(colour, 'bold', p.name)} in ${r.scenario} × ${r.variant}: ${trace.steps.length} steps`;
+  const longer =
+    trace.shortest === false
+      ? [
+          indent(
+            'Not known to be shortest: the depth-first search found it and the breadth-first pass that shortens traces stopped at a bound.',
+          ),
+        ]
+      : [];
   return [
     head,
     indent(p.statement),
     indent(`Violated: ${trace.message}`),
+    ...longer,
     '',
     indent(renderSteps(trace)),
     '',

@@ -1,18 +1,72 @@
 /**
  * `explore`: the fast exhaustive engine. It compiles an XState v5 machine (inside the subset
- * `readMachine` accepts) once into per-node transition tables, then searches breadth first over
- * (configuration, context) states with the engine's own interpreter, which reproduces XState
- * 5.33.3's macrostep semantics and calls the machine's guard and action implementations
- * directly. Visited states are 64-bit fingerprints (or exact keys); counterexamples are
+ * `readMachine` accepts) once into per-node transition tables, then searches (breadth first by
+ * default, or depth first) over (configuration, context) states with the engine's own
+ * interpreter, which reproduces XState 5.33.3's macrostep semantics and calls the machine's
+ * guard and action implementations directly. Visited states are 64-bit fingerprints (or exact keys); counterexamples are
  * shortest and rebuilt by replay.
  */
 import type { AnyStateMachine, EventObject } from 'xstate';
-import { compileMachine } from './compiledMachine.ts';
+import { type CompiledMachine, compileMachine } from './compiledMachine.ts';
+import type { EngineState } from './configView.ts';
 import { collisionProbability } from './fingerprint.ts';
 import { initialState } from './initialState.ts';
 import { Search } from './search.ts';
 import { rebuildTrace } from './trace.ts';
-import type { ExploreOptions, ExploreResult, Violation } from './types.ts';
+import type { ExploreOptions, ExploreResult, Invariant, Violation } from './types.ts';
+
+function violationsOf<C, E extends EventObject>(
+  search: Search<C, E>,
+  initial: EngineState,
+): Violation<C, E>[] {
+  return [...search.invariants, ...search.terminal]
+    .filter((check) => check.at !== -1)
+    .map((check) => ({ name: check.name, ...rebuildTrace(search, initial, check.at) }));
+}
+
+function only<C>(
+  spec: Readonly<Record<string, Invariant<C>>> | undefined,
+  names: ReadonlySet<string>,
+): Record<string, Invariant<C>> {
+  return Object.fromEntries(Object.entries(spec ?? {}).filter(([name]) => names.has(name)));
+}
+
+/**
+ * The depth-first violations `found`, each with the shortest trace a breadth-first pass finds
+ * for it; the pass checks only those invariants, stops once each is violated, and keeps the
+ * bounds, without the callbacks. A violation the pass does not reach keeps its discovery path,
+ * marked `shortest: false`.
+ */
+function shortened<C, E extends EventObject>(
+  found: readonly Violation<C, E>[],
+  machine: AnyStateMachine,
+  compiled: CompiledMachine,
+  options: ExploreOptions<C, E>,
+): Violation<C, E>[] {
+  const names = new Set(found.map((v) => v.name));
+  const {
+    onState: _onState,
+    onTransition: _onTransition,
+    onProgress: _onProgress,
+    orbitSize: _orbitSize,
+    ...rest
+  } = options;
+  const pass = new Search<C, E>(
+    compiled,
+    {
+      ...rest,
+      order: 'breadth',
+      stopAtFirstViolation: false,
+      invariants: only(options.invariants, names),
+      terminalInvariants: only(options.terminalInvariants, names),
+    },
+    true,
+  );
+  const initial = initialState(machine, compiled, pass.views, options.input);
+  pass.run(initial);
+  const shortest = new Map(violationsOf(pass, initial).map((v) => [v.name, v]));
+  return found.map((v) => shortest.get(v.name) ?? { ...v, shortest: false });
+}
 
 /**
  * Explores every state of `machine` reachable with the offered events (see
@@ -23,7 +77,7 @@ import type { ExploreOptions, ExploreResult, Violation } from './types.ts';
  * key omits the status, which matters only for a machine whose root completes and is then left
  * by a transition (a done and an active snapshot with equal value and context, which it merges
  * and this engine keeps apart). Returns `violation` with one shortest trace per violated
- * invariant, else `incomplete` if `maxStates`, `maxSeconds` or `maxMemory` stopped the search,
+ * invariant (under `order: 'depth'`, see `ExploreOptions.order`), else `incomplete` if `maxStates`, `maxSeconds` or `maxMemory` stopped the search,
  * else `ok`.
  *
  * Throws `UnsupportedFeatureError` (`unsupported: <feature> at #<state id>`) for a machine
@@ -37,11 +91,11 @@ export function explore<TContext, TEvent extends EventObject>(
   const search = new Search<TContext, TEvent>(compiled, options);
   const initial = initialState(machine, compiled, search.views, options.input);
   search.run(initial);
-  const violations: Violation<TContext, TEvent>[] = [];
-  for (const check of [...search.invariants, ...search.terminal]) {
-    if (check.at === -1) continue;
-    violations.push({ name: check.name, ...rebuildTrace(search, initial, check.at) });
-  }
+  const found = violationsOf(search, initial);
+  const violations =
+    options.order === 'depth' && found.length > 0
+      ? shortened(found, machine, compiled, options)
+      : found;
   const states = search.store.size;
   const status = violations.length > 0 ? 'violation' : search.bound ? 'incomplete' : 'ok';
   const result: ExploreResult<TContext, TEvent> = {

@@ -1,8 +1,11 @@
 /**
- * The breadth-first search behind `explore`: level arrays as the queue (no `shift`), a
- * visited-state store with parent and event per state, invariants checked on each new state in
- * discovery order (so the first violation of each is at minimal depth), terminal invariants
- * where no offered event is enabled, and the bounds.
+ * The search behind `explore`, in either order:
+ * - breadth first (the default): level arrays as the queue (no `shift`); invariants are checked
+ *   on each new state in discovery order, so the first violation of each is at minimal depth;
+ * - depth first: a stack of discovered states, expanded last in, first out, so that only the
+ *   states along the current path and their unexpanded siblings are held, not a whole level.
+ * Both mark a state visited when it is discovered, keep a store with parent and event per
+ * state, check terminal invariants where no offered event is enabled, and honour the bounds.
  */
 import type { EventObject } from 'xstate';
 import type { CompiledMachine } from './compiledMachine.ts';
@@ -22,6 +25,8 @@ import type { ExploreBound, ExploreOptions, Invariant, SnapshotLike } from './ty
 /** A discovered state waiting to be expanded. */
 interface Item extends EngineState {
   readonly index: number;
+  /** Length of the discovery path from the initial state. */
+  readonly depth: number;
   /** Hash tree of the context (fingerprint mode), the hint for its successors. */
   readonly tree: HashNode | null;
 }
@@ -47,9 +52,8 @@ export class Search<C, E extends EventObject> {
   transitions = 0;
   /** Sum of `options.orbitSize` over the stored representatives (when given). */
   unreduced = 0;
-  /** The deepest level holding a stored state. */
+  /** The longest discovery path to a stored state (breadth first: the deepest level). */
   maxDepth = 0;
-  private depth = 0;
   bound: ExploreBound | undefined;
   private stopped = false;
   private expanded = 0;
@@ -57,9 +61,14 @@ export class Search<C, E extends EventObject> {
   private lastProgress = this.started;
   private pending = 0;
 
+  /**
+   * `stopWhenAllViolated`: stop once every invariant has a violation (the shortening pass of a
+   * depth-first search, see `explore.ts`).
+   */
   constructor(
     readonly m: CompiledMachine,
     readonly options: ExploreOptions<C, E>,
+    private readonly stopWhenAllViolated = false,
   ) {
     this.views = viewsOf(m);
     this.interp = new Interpreter(m, this.views);
@@ -87,7 +96,7 @@ export class Search<C, E extends EventObject> {
     return { view, context: rep.context };
   }
 
-  /** Runs the search from `initial`. */
+  /** Runs the search from `initial`, in `options.order`. */
   run(initial: EngineState): void {
     const start = this.canonical(initial);
     this.store.add(start.view, start.context, -1, null);
@@ -95,9 +104,15 @@ export class Search<C, E extends EventObject> {
       view: start.view,
       context: start.context,
       index: 0,
+      depth: 0,
       tree: this.store.lastTree,
     };
-    this.discovered(root, 0);
+    this.discovered(root);
+    if (this.options.order === 'depth') this.runDepthFirst(root);
+    else this.runBreadthFirst(root);
+  }
+
+  private runBreadthFirst(root: Item): void {
     let level: (Item | undefined)[] = [root];
     while (level.length > 0 && !this.stopped) {
       const next: Item[] = [];
@@ -109,8 +124,15 @@ export class Search<C, E extends EventObject> {
         this.expand(item, next);
         this.tick(next.length);
       }
-      this.depth++;
       level = next;
+    }
+  }
+
+  private runDepthFirst(root: Item): void {
+    const stack: Item[] = [root];
+    while (stack.length > 0 && !this.stopped) {
+      this.expand(stack.pop() as Item, stack);
+      this.tick(stack.length);
     }
   }
 
@@ -131,9 +153,15 @@ export class Search<C, E extends EventObject> {
       this.options.onTransition?.(item.index, event as E, added >= 0 ? added : -1 - added);
       if (added < 0) continue;
       this.store.setEvent(added, this.events.intern(event));
-      const found: Item = { view, context, index: added, tree: this.store.lastTree };
+      const found: Item = {
+        view,
+        context,
+        index: added,
+        depth: item.depth + 1,
+        tree: this.store.lastTree,
+      };
       next.push(found);
-      this.discovered(found, this.depth + 1);
+      this.discovered(found);
       if (this.stopped) return;
     }
     if (enabled === 0 && this.terminal.length > 0) this.checkAll(this.terminal, item);
@@ -147,7 +175,8 @@ export class Search<C, E extends EventObject> {
     return true;
   }
 
-  private discovered(item: Item, depth: number): void {
+  private discovered(item: Item): void {
+    const depth = item.depth;
     if (depth > this.maxDepth) this.maxDepth = depth;
     const orbit = this.options.orbitSize;
     if (orbit) this.unreduced += orbit(this.snapshot(item));
@@ -164,6 +193,12 @@ export class Search<C, E extends EventObject> {
       check.at = item.index;
       if (this.options.stopAtFirstViolation) this.stopped = true;
     }
+    if (this.stopWhenAllViolated && this.allViolated()) this.stopped = true;
+  }
+
+  private allViolated(): boolean {
+    const all = [...this.invariants, ...this.terminal];
+    return all.length > 0 && all.every((c) => c.at !== -1);
   }
 
   private tick(queued: number): void {

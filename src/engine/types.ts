@@ -99,11 +99,26 @@ export interface ExploreOptions<TContext, TEvent extends EventObject> {
    * invariants are left unchecked and the stats are partial. @default false
    */
   readonly stopAtFirstViolation?: boolean;
+  /**
+   * The search order. `breadth`: a level at a time, so the first violation of each invariant is
+   * found at minimal depth; the queue holds a whole level of states (contexts included), which
+   * bounds the spaces it can finish. `depth`: last discovered, first expanded; it holds only a
+   * path and its unexpanded siblings, so memory is the visited store's and the rate stays flat on
+   * spaces of tens of millions of states. Its traces are discovery paths, so when it finds
+   * violations `explore` searches again breadth first, for those invariants only and under the
+   * same bounds, stopping once each has a shortest trace; a trace that pass cannot improve
+   * within the bounds is kept and marked `shortest: false`. Both orders find the same states
+   * and the same verdicts. @default 'breadth'
+   */
+  readonly order?: 'breadth' | 'depth';
   /** Called about every `progressIntervalMs` while the search runs. */
   readonly onProgress?: (progress: Progress) => void;
   /** Milliseconds between progress calls (checked every 128 expanded states). @default 1000 */
   readonly progressIntervalMs?: number;
-  /** Called once per new distinct state, with its index (0 is the initial state) and depth. */
+  /**
+   * Called once per new distinct state, with its index (0 is the initial state) and the length
+   * of the path it was discovered by (breadth first: its distance from the initial state).
+   */
   readonly onState?: (state: SnapshotLike<TContext>, index: number, depth: number) => void;
   /** Called for every enabled (state, event) pair with the indices of source and target. */
   readonly onTransition?: (from: number, event: TEvent, to: number) => void;
@@ -124,7 +139,10 @@ export interface ExploreStats {
    * snapshot; a selected transition that changes none of these is a stutter and not counted.
    */
   readonly transitions: number;
-  /** The largest breadth-first depth reached. */
+  /**
+   * The longest discovery path to a stored state: breadth first, the deepest level (the
+   * eccentricity of the initial state); depth first, the deepest point of the search tree.
+   */
   readonly depth: number;
   readonly ms: number;
   /**
@@ -146,6 +164,11 @@ export interface Violation<TContext, TEvent extends EventObject> {
   readonly name: string;
   readonly initial: StateProjection<TContext>;
   readonly trace: readonly TraceStep<TContext, TEvent>[];
+  /**
+   * Present (false) only when the trace may not be a shortest one: a depth-first search found it
+   * and the breadth-first shortening pass stopped at a bound before reaching the invariant.
+   */
+  readonly shortest?: false;
 }
 
 /** What stopped a bounded search. */

@@ -35,6 +35,7 @@ const stepSchema = z.object({
 const traceSchema = z.strictObject({
   message: z.string().min(1),
   steps: z.array(stepSchema).min(1),
+  shortest: z.literal(false).optional(),
 });
 const propertySchema = z.strictObject({
   name: z.string(),
@@ -62,6 +63,7 @@ const resultSchema = z.strictObject({
       name: z.enum(['fast', 'graph']),
       symmetry: z.boolean(),
       exact: z.boolean(),
+      search: z.enum(['breadth', 'depth']),
       bytesPerState: z.number().optional(),
       collisionProbability: z.number().optional(),
     })
@@ -86,6 +88,7 @@ const traceFileSchema = z.strictObject({
       statement: z.string().min(1),
       message: z.string().min(1),
       steps: z.array(stepSchema).min(1),
+      shortest: z.literal(false).optional(),
     }),
   ),
 });
@@ -441,7 +444,7 @@ describe('bad input: exit 2, one error line, nothing on stdout', () => {
 
   it('rejects an unknown option of check and lists the accepted ones', async () => {
     expect(usageError(await run('check', '--frob'))).toMatchInlineSnapshot(
-      `"error: unknown option '--frob'; accepted: --scenario, --config, --variant, --invariant, --max-states, --max-seconds, --max-memory, --json, --out-trace, --out-itf, --engine, --symmetry, --exact, --deployment, --help"`,
+      `"error: unknown option '--frob'; accepted: --scenario, --config, --variant, --invariant, --max-states, --max-seconds, --max-memory, --json, --out-trace, --out-itf, --engine, --symmetry, --exact, --search, --deployment, --help"`,
     );
   });
 

@@ -1,7 +1,8 @@
 /**
  * The fast engine's command-line options: `--max-memory` ends in `incomplete` (exit 3) with what
  * was explored and refuses bad values with one `error:` line (exit 2); `--symmetry on` reports
- * the representatives and the unreduced count, in text and JSON; the progress line names
+ * the representatives and the unreduced count, in text and JSON; `--search depth` gives the
+ * breadth-first verdicts, counts and trace lengths and says so in JSON; the progress line names
  * states, states per second, queue and heap, and is never printed with `--json`.
  */
 import { describe, expect, it } from 'vitest';
@@ -68,6 +69,60 @@ describe('--symmetry on', () => {
   it('leaves the unreduced count out when symmetry is off', async () => {
     const json = await run(...incidentFixed, '--json');
     expect(JSON.parse(json.out).results[0].stats.unreducedStates).toBeUndefined();
+  });
+});
+
+describe('--search depth', () => {
+  const incident2026 = ['check', '--scenario', 'incident', '--variant', 'incident-2026', '--json'];
+  const summary = (out: string) => {
+    const [r] = JSON.parse(out).results;
+    const traces = r.properties
+      .filter((p: { trace?: unknown }) => p.trace)
+      .map((p: { name: string; trace: { steps: unknown[]; shortest?: boolean } }) => [
+        p.name,
+        p.trace.steps.length,
+        p.trace.shortest,
+      ]);
+    return { status: r.status, states: r.stats.states, traces, search: r.engine.search };
+  };
+
+  it('gives the verdicts, state counts and shortest traces of breadth first', async () => {
+    const breadth = await run(...incident2026);
+    const depth = await run(...incident2026, '--search', 'depth');
+    expect(depth.code).toBe(1);
+    expect(summary(breadth.out).search).toBe('breadth');
+    expect(summary(depth.out)).toEqual({ ...summary(breadth.out), search: 'depth' });
+    expect(summary(depth.out).traces).toHaveLength(4);
+  });
+
+  it('says in text when the shortening pass stopped at a bound', async () => {
+    const r = await run(
+      'check',
+      '--scenario',
+      'incident',
+      '--variant',
+      'incident-2026',
+      '--search',
+      'depth',
+      '--max-states',
+      '20',
+    );
+    expect(r.code).toBe(1);
+    expect(r.out).toContain('Not known to be shortest');
+  });
+
+  it.each([
+    [
+      ['--search', 'sideways'],
+      'error: unknown --search value "sideways"; accepted: breadth, depth',
+    ],
+    [['--engine', 'graph', '--search', 'depth'], 'error: --search depth needs --engine fast'],
+  ])('refuses %j with one line and exit 2', async (flags, start) => {
+    const r = await run(...incidentFixed, ...flags);
+    expect(r.code).toBe(2);
+    expect(r.out).toBe('');
+    expect(r.err.startsWith(start)).toBe(true);
+    expect(r.err.trim().split('\n')).toHaveLength(1);
   });
 });
 

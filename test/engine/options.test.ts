@@ -1,7 +1,8 @@
 /**
  * `explore`'s options and result fields: exact keys agree with fingerprints, bounds (states,
  * seconds, memory) end in `incomplete` (never `ok`), the first-violation stop keeps traces
- * shortest, callbacks see every state and transition, and input reaches the context factory.
+ * shortest, the depth-first order finds the same states and (shortened) traces, callbacks see
+ * every state and transition, and input reaches the context factory.
  */
 import { assign, setup } from 'xstate';
 import { properties } from '../../invariants/index.ts';
@@ -91,6 +92,60 @@ describe('explore options', () => {
     const [v] = r.violations;
     expect(v?.trace.length).toBe(lengths(full).get(v?.name ?? ''));
     expect(r.stats.states).toBeLessThan(full.stats.states);
+  });
+
+  it('finds the same states, transitions and shortest traces depth first', () => {
+    const deep = run({ order: 'depth' });
+    expect(deep.status).toBe('violation');
+    expect(deep.stats).toMatchObject({ states: 2115, transitions: full.stats.transitions });
+    expect(lengths(deep)).toEqual(lengths(full));
+    expect(deep.violations.every((v) => v.shortest === undefined)).toBe(true);
+    const exact = run({ order: 'depth', exact: true });
+    expect(exact.stats.states).toBe(2115);
+  });
+
+  it('marks a depth-first trace that the bounded shortening pass did not reach', () => {
+    // Depth first, 20 states reach a handoff of the rejected request; breadth first they do not.
+    expect(run({ maxStates: 20 }).violations).toEqual([]);
+    const r = run({ order: 'depth', maxStates: 20 });
+    expect(r.status).toBe('violation');
+    expect(r.bound).toEqual({ reason: 'maxStates', limit: 20 });
+    const [v] = r.violations;
+    expect(v?.name).toBe('rejectedNeverHandedOff');
+    expect(v?.shortest).toBe(false);
+    const last = v?.trace.at(-1)?.state;
+    expect(last && invariants.rejectedNeverHandedOff?.(last)).toBe(false);
+  });
+
+  it('shortens a depth-first discovery path to a breadth-first one', () => {
+    // SHORT twice reaches 200; depth first, LONG's chain 1..5 is followed first and reaches
+    // 200 from 5, six steps deep.
+    const chain = setup({ types: { context: {} as { n: number } } }).createMachine({
+      id: 'chain',
+      context: { n: 0 },
+      on: {
+        SHORT: {
+          guard: ({ context }) => context.n === 0 || context.n === 100,
+          actions: assign({ n: ({ context }) => context.n + 100 }),
+        },
+        LONG: {
+          guard: ({ context }) => context.n < 6,
+          actions: assign({ n: ({ context }) => (context.n === 5 ? 200 : context.n + 1) }),
+        },
+      },
+    });
+    const options = {
+      events: [{ type: 'SHORT' }, { type: 'LONG' }],
+      invariants: { notTwoHundred: (s: StateProjection<{ n: number }>) => s.context.n !== 200 },
+    };
+    const breadth = explore(chain, options);
+    const depth = explore(chain, { ...options, order: 'depth' });
+    expect(breadth.stats).toMatchObject({ states: 8, depth: 5 });
+    expect(breadth.violations[0]?.trace).toHaveLength(2);
+    expect(depth.stats).toMatchObject({ states: 8, depth: 6 });
+    expect(depth.violations.map((v) => v.trace.map((s) => s.event.type))).toEqual([
+      ['SHORT', 'SHORT'],
+    ]);
   });
 
   it('calls back once per state and transition, and reports progress', () => {

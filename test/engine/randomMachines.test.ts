@@ -2,7 +2,8 @@
  * Differential test against `getAdjacencyMap` on random statecharts (see `randomMachine.ts`):
  * the same reachable states (keyed by value, context and status, since a machine whose root
  * completes keeps taking transitions as a `done` snapshot), the same violated invariants with
- * the same shortest trace lengths, and traces that replay through `transition()`.
+ * the same shortest trace lengths, and traces that replay through `transition()`, in both
+ * search orders (depth first, the traces are those of its breadth-first shortening pass).
  *
  * The seed is pinned: set KVCHECK_SEED to replay another one.
  */
@@ -34,7 +35,7 @@ const terminalInvariants: Record<string, Check> = {
   endsAtZero: (s) => s.context.x === 0,
 };
 
-function agree(machineSeed: number, withEvents: boolean): void {
+function agree(machineSeed: number, withEvents: boolean, order: 'breadth' | 'depth'): void {
   const { machine, events: listed } = randomMachine(machineSeed);
   const events = withEvents ? listed : undefined;
   let graph: ReturnType<typeof oracle>;
@@ -47,6 +48,7 @@ function agree(machineSeed: number, withEvents: boolean): void {
   const keys = new Set<string>();
   const r = explore(machine, {
     events,
+    order,
     invariants,
     terminalInvariants,
     onState: (s) => keys.add(keyOf(s)),
@@ -65,6 +67,7 @@ function agree(machineSeed: number, withEvents: boolean): void {
     }
   }
   expect(new Map(r.violations.map((v) => [v.name, v.trace.length]))).toEqual(expected);
+  expect(r.violations.every((v) => v.shortest === undefined)).toBe(true);
   for (const v of r.violations) {
     let [snap] = initialTransition(machine);
     for (const step of v.trace) {
@@ -82,8 +85,10 @@ describe('random statecharts', () => {
   test.prop([fc.integer({ min: 0, max: 2 ** 31 - 1 })], { seed, numRuns: 150 })(
     `explore agrees with getAdjacencyMap (fast-check seed ${seed})`,
     (machineSeed) => {
-      agree(machineSeed, true);
-      agree(machineSeed, false);
+      for (const order of ['breadth', 'depth'] as const) {
+        agree(machineSeed, true, order);
+        agree(machineSeed, false, order);
+      }
     },
   );
 });

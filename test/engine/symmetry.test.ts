@@ -57,10 +57,16 @@ const twins: Scenario = {
   ],
 };
 
-function run(scenario: Scenario, variant: Variant, symmetric: boolean) {
+function run(
+  scenario: Scenario,
+  variant: Variant,
+  symmetric: boolean,
+  order: 'breadth' | 'depth' = 'breadth',
+) {
   const machine = createServingMachine(scenario, variant);
   const result = explore<ServingContext, ExternalEvent>(machine, {
     events: servingEvents(scenario.requests.map((r) => r.id)),
+    order,
     invariants: stateChecks,
     terminalInvariants: terminalChecks,
     ...(symmetric
@@ -155,5 +161,14 @@ describe('verdicts with and without symmetry', () => {
       for (const step of v.trace) [snap] = transition(machine, snap, step.event);
       expect(properties[v.name]?.(snap as unknown as ServingState)).toBe(false);
     }
+  });
+
+  it.each(symmetric)('%s: the same representatives depth first', (_name, scenario, variant) => {
+    const breadth = run(scenario, variant, true).result;
+    const depth = run(scenario, variant, true, 'depth').result;
+    expect(verdict(depth)).toEqual(verdict(breadth));
+    expect(depth.status).toBe(breadth.status);
+    expect(depth.stats.states).toBe(breadth.stats.states);
+    expect(depth.stats.unreducedStates).toBe(breadth.stats.unreducedStates);
   });
 });
