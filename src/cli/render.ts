@@ -149,7 +149,12 @@ export function renderSummaryLine(r: ScenarioResult, colour: boolean): string {
     return `${paint(colour, 'red', '[violation]')} ${where}: ${names.join(', ')} (${size})`;
   }
   const why = r.bound ? `stopped at --${boundFlags[r.bound.reason]} ${r.bound.limit}` : 'bounded';
-  return `${paint(colour, 'yellow', '[incomplete]')} ${where}: ${why}; nothing is proven (${size})`;
+  // A breadth-first queue holds a whole level; depth first holds a path.
+  const hint =
+    r.bound?.reason === 'maxMemory' && r.engine?.search === 'breadth'
+      ? '; --search depth needs far less memory'
+      : '';
+  return `${paint(colour, 'yellow', '[incomplete]')} ${where}: ${why}; nothing is proven (${size})${hint}`;
 }
 
 /** Witness lines: which situations were reached, and, on a pass, a warning for each required one that was not. */

@@ -27,6 +27,10 @@ describe('--max-memory', () => {
     const r = await run(...incidentFixed, '--max-memory', '1');
     expect(r.code).toBe(3);
     expect(r.out).toMatch(/\[incomplete\] incident × fixed: stopped at --max-memory 1; /);
+    expect(r.out).toContain('; --search depth needs far less memory');
+    const deep = await run(...incidentFixed, '--max-memory', '1', '--search', 'depth');
+    expect(deep.code).toBe(3);
+    expect(deep.out).not.toContain('--search depth needs');
   });
 
   it('does not stop a run that stays within a generous bound', async () => {
@@ -73,7 +77,7 @@ describe('--symmetry on', () => {
 });
 
 describe('--search depth', () => {
-  const incident2026 = ['check', '--scenario', 'incident', '--variant', 'incident-2026', '--json'];
+  const incident2026 = ['check', '--scenario', 'incident', '--variant', 'incident-2026'];
   const summary = (out: string) => {
     const [r] = JSON.parse(out).results;
     const traces = r.properties
@@ -87,8 +91,8 @@ describe('--search depth', () => {
   };
 
   it('gives the verdicts, state counts and shortest traces of breadth first', async () => {
-    const breadth = await run(...incident2026);
-    const depth = await run(...incident2026, '--search', 'depth');
+    const breadth = await run(...incident2026, '--json');
+    const depth = await run(...incident2026, '--json', '--search', 'depth');
     expect(depth.code).toBe(1);
     expect(summary(breadth.out).search).toBe('breadth');
     expect(summary(depth.out)).toEqual({ ...summary(breadth.out), search: 'depth' });
@@ -96,17 +100,7 @@ describe('--search depth', () => {
   });
 
   it('says in text when the shortening pass stopped at a bound', async () => {
-    const r = await run(
-      'check',
-      '--scenario',
-      'incident',
-      '--variant',
-      'incident-2026',
-      '--search',
-      'depth',
-      '--max-states',
-      '20',
-    );
+    const r = await run(...incident2026, '--search', 'depth', '--max-states', '20');
     expect(r.code).toBe(1);
     expect(r.out).toContain('Not known to be shortest');
   });
