@@ -119,6 +119,10 @@ export interface ServingContext {
   readonly requests: Readonly<Record<RequestId, RequestState>>;
   /** With `auxSlots`: decode's free metadata slots, head first. Absent otherwise. */
   readonly auxFree?: readonly number[];
+  /** With `transferFaults` and `maxTransferFaults`: room failures still possible. Absent otherwise. */
+  readonly transferFaultsLeft?: number;
+  /** With `clientAborts` and `maxClientAborts`: client aborts still possible. Absent otherwise. */
+  readonly clientAbortsLeft?: number;
 }
 
 /** A request before dispatch. */
@@ -165,6 +169,12 @@ export function initialContext(scenario: Scenario): ServingContext {
     ...(scenario.auxSlots === undefined
       ? {}
       : { auxFree: Array.from({ length: scenario.auxSlots }, (_, i) => i) }),
+    ...(scenario.transferFaults && scenario.maxTransferFaults !== undefined
+      ? { transferFaultsLeft: scenario.maxTransferFaults }
+      : {}),
+    ...(scenario.clientAborts && scenario.maxClientAborts !== undefined
+      ? { clientAbortsLeft: scenario.maxClientAborts }
+      : {}),
   };
 }
 

@@ -55,12 +55,21 @@ export interface Scenario {
   /** Whether a room may fail at any point before Success (dead peer, RDMA error). */
   readonly transferFaults: boolean;
   /**
+   * With `transferFaults`: at most this many rooms fail in one run, at least 1 (absent: any
+   * number). A fault budget, as TLA+ specifications bound failures: it keeps a scenario with
+   * several requests finite in practice while still placing the fault at every point of every
+   * interleaving.
+   */
+  readonly maxTransferFaults?: number;
+  /**
    * Chunked prefill: a prompt is computed in this many chunks (at least 1); each chunk but the
    * last sends its page-aligned prefix of KV at once. A one-token placeholder is one chunk.
    */
   readonly prefillChunks: number;
   /** Whether a client may abort a request before the router has replied. */
   readonly clientAborts: boolean;
+  /** With `clientAborts`: at most this many clients abort in one run, at least 1 (absent: any). */
+  readonly maxClientAborts?: number;
   /**
    * Late transfer writes (absent: off). A KV write the transfer worker has posted is not
    * cancelled when the room fails on an abort: it lands afterwards, into the destination pages

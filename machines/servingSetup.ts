@@ -119,8 +119,10 @@ export function servingSetup(scenario: Scenario, variant: Variant) {
       decodeWaitsForeverForKv: () => sw.decodeWaitsForeverForKv,
       errorReleasesKvImmediately: () => sw.errorReleasesKvImmediately,
       lateResultNotRetired: () => sw.lateResultNotRetired,
-      transferFaultsEnabled: () => scenario.transferFaults,
-      clientAbortsEnabled: () => scenario.clientAborts,
+      transferFaultsEnabled: ({ context }) =>
+        scenario.transferFaults && (context.transferFaultsLeft ?? 1) > 0,
+      clientAbortsEnabled: ({ context }) =>
+        scenario.clientAborts && (context.clientAbortsLeft ?? 1) > 0,
       lateWritesEnabled: () => scenario.lateWrites === true,
       prefillErrorsEnabled: () => scenario.prefillErrors === true,
     },
@@ -159,6 +161,7 @@ export function servingSetup(scenario: Scenario, variant: Variant) {
       sendChunk: assign(({ context }, p: Rid) => up.sendKv(context, p.rid, false)),
       sendLastChunk: assign(({ context }, p: Rid) => up.sendKv(context, p.rid, true)),
       markClientAborted: assign(({ context }, p: Rid) => up.markClientAborted(context, p.rid)),
+      spendTransferFault: assign(({ context }) => up.spendTransferFault(context)),
       writeTransferredKv: assign(({ context }, p: Rid) => up.writeTransferredKv(context, p.rid)),
       landLateWrite: assign(({ context }, p: Rid) => up.landLateWrite(context, p.rid)),
       startDraining: assign(({ context }, p: Rid) => up.startDraining(context, p.rid)),

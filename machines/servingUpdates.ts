@@ -178,15 +178,26 @@ export function sendKv(ctx: ServingContext, rid: RequestId, last: boolean): Serv
   });
 }
 
-/** The client aborted the request: the router answers 499 and both sides are told. */
+/**
+ * The client aborted the request: the router answers 499 and both sides are told. Spends one
+ * of the scenario's client aborts when it bounds them (`clientAbortsLeft`).
+ */
 export function markClientAborted(ctx: ServingContext, rid: RequestId): ServingContext {
-  return withRequest(ctx, rid, (r) => ({
+  const next = withRequest(ctx, rid, (r) => ({
     ...r,
     clientAborted: true,
     aborted: true,
     clientReply: { status: 499, tokens: 0 },
     replyCount: { ...r.replyCount, client: r.replyCount.client + 1 },
   }));
+  const left = ctx.clientAbortsLeft;
+  return left === undefined ? next : { ...next, clientAbortsLeft: left - 1 };
+}
+
+/** A room failed on a fault: spends one of the scenario's faults when it bounds them. */
+export function spendTransferFault(ctx: ServingContext): ServingContext {
+  const left = ctx.transferFaultsLeft;
+  return left === undefined ? ctx : { ...ctx, transferFaultsLeft: left - 1 };
 }
 
 /** How decode releases a request whose room may still have a write in flight. */

@@ -29,6 +29,7 @@ export function transferRegion(rid: RequestId): RegionConfig {
   const fault = {
     guard: and([forRequest(rid), 'transferFaultsEnabled']),
     target: 'failed',
+    actions: 'spendTransferFault',
   } as const;
   const aborted = { guard: forRequest(rid), target: 'failed' } as const;
   // With late writes, an abort does not cancel a write already posted.

@@ -14,8 +14,10 @@
  * pageSize: 1                    # integer >= 1, and each pool must hold at least one page
  * reserve: 5                     # integer >= 0, default 5
  * transferFaults: false          # optional, default false
+ * maxTransferFaults: 1           # optional, integer >= 1, absent = any number; needs transferFaults
  * prefillChunks: 1               # optional, 1..8, default 1: chunked prefill
  * clientAborts: false            # optional, default false: a client may abort before its reply
+ * maxClientAborts: 1             # optional, integer >= 1, absent = any number; needs clientAborts
  * lateWrites: true               # optional, absent = off: a write posted before an abort still lands
  * auxSlots: 1                    # optional, 1..4, absent = not modelled: decode's metadata slots
  * prefillErrors: true            # optional, absent = off: a prefill error while the last chunk is in flight
@@ -124,12 +126,14 @@ const scenarioShape = {
   contextLen: mustBeInteger(2),
   reserve: mustBeInteger(0).default(5),
   transferFaults: z.boolean({ error: 'must be true or false' }).default(false),
+  maxTransferFaults: mustBeInteger(1).optional(),
   prefillChunks: z
     .int({ error: 'must be an integer from 1 to 8' })
     .min(1, { error: 'must be an integer from 1 to 8' })
     .max(8, { error: 'must be an integer from 1 to 8' })
     .default(1),
   clientAborts: z.boolean({ error: 'must be true or false' }).default(false),
+  maxClientAborts: mustBeInteger(1).optional(),
   lateWrites: z.boolean({ error: 'must be true or false' }).optional(),
   auxSlots: z
     .int({ error: 'must be an integer from 1 to 4' })
@@ -150,7 +154,7 @@ const scenarioKeys = Object.keys(scenarioShape);
  * plain words (`must be an integer >= 1`), defaults filled in (`description: ""`, `reserve: 5`,
  * `transferFaults: false`, `prefillChunks: 1`, `clientAborts: false`, `witnesses: []`), and the cross-field checks: request ids are unique
  * and each pool holds at least one page (`prefillPoolTokens` and `decodePoolTokens` >=
- * `pageSize`). Its output is a `Scenario`. Use `parseScenario` for the file-level message.
+ * `pageSize`), and a fault bound (`maxTransferFaults`, `maxClientAborts`) comes with its fault. Its output is a `Scenario`. Use `parseScenario` for the file-level message.
  */
 export const scenarioSchema = z
   .strictObject(scenarioShape, mappingError(scenarioKeys, 'must be a mapping of scenario fields'))
@@ -170,6 +174,15 @@ export const scenarioSchema = z
         ctx.addIssue({ code: 'custom', path: ['requests', i, 'prefix', 'len'], message });
       }
     });
+    for (const [bound, flag] of [
+      ['maxTransferFaults', 'transferFaults'],
+      ['maxClientAborts', 'clientAborts'],
+    ] as const) {
+      if (s[bound] !== undefined && !s[flag]) {
+        const message = `needs ${flag}: true, which it bounds`;
+        ctx.addIssue({ code: 'custom', path: [bound], message });
+      }
+    }
     for (const pool of ['prefillPoolTokens', 'decodePoolTokens'] as const) {
       if (s[pool] < s.pageSize) {
         const message = `must be >= pageSize (${s.pageSize}) so that the pool holds at least one page`;

@@ -77,8 +77,9 @@ function shortened<C, E extends EventObject>(
  * key omits the status, which matters only for a machine whose root completes and is then left
  * by a transition (a done and an active snapshot with equal value and context, which it merges
  * and this engine keeps apart). Returns `violation` with one shortest trace per violated
- * invariant (under `order: 'depth'`, see `ExploreOptions.order`), else `incomplete` if `maxStates`, `maxSeconds` or `maxMemory` stopped the search,
- * else `ok`.
+ * invariant (depth first, see `ExploreOptions.order`), else `incomplete` if `maxStates`,
+ * `maxSeconds` or `maxMemory` stopped the search, else `ok`. The stats are the search's own;
+ * `ms` includes the shortening pass of a depth-first search.
  *
  * Throws `UnsupportedFeatureError` (`unsupported: <feature> at #<state id>`) for a machine
  * outside the subset (see `index.ts`), and whatever a guard or action throws.

@@ -144,6 +144,7 @@ export interface ExploreStats {
    * eccentricity of the initial state); depth first, the deepest point of the search tree.
    */
   readonly depth: number;
+  /** Wall-clock milliseconds, including the shortening pass of a depth-first search. */
   readonly ms: number;
   /**
    * Memory of the visited-state store divided by `states`. Fingerprint mode: the typed arrays

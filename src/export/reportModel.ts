@@ -90,9 +90,15 @@ export function scenarioParameters(s: Scenario): [string, string][] {
     ],
     ['page size', `${s.pageSize} token(s)`],
     ['reserve', String(s.reserve)],
-    ['transfer faults', s.transferFaults ? 'possible' : 'off'],
+    ['transfer faults', faultText(s.transferFaults, s.maxTransferFaults)],
+    ['client aborts', faultText(s.clientAborts, s.maxClientAborts)],
     ['pool vs context', poolVersusContext(s)],
   ];
+}
+
+function faultText(on: boolean, max: number | undefined): string {
+  if (!on) return 'off';
+  return max === undefined ? 'possible' : `at most ${max} per run`;
 }
 
 function poolVersusContext(s: Scenario): string {

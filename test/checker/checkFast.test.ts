@@ -92,7 +92,7 @@ describe('the fast engine under symmetry', () => {
 });
 
 describe('incident-large, the scale scenario', () => {
-  it('keeps the incident’s order relations, with two-chunk prefill, faults and aborts', () => {
+  it('keeps the incident’s order relations, with two-chunk prefill, a fault and an abort', () => {
     const s = incidentLarge;
     const b1 = s.requests.find((r) => r.id === 'b1');
     if (!b1) throw new Error('no b1');
@@ -102,8 +102,29 @@ describe('incident-large, the scale scenario', () => {
     expect(b1.promptLen).toBeGreaterThanOrEqual(maxReqInputLen(s, 'prefill'));
     expect(b1.promptLen).toBeLessThan(maxReqInputLen(s, 'decode'));
     expect(s.contextLen).toBeGreaterThan(s.prefillPoolTokens);
-    expect(s).toMatchObject({ prefillChunks: 2, transferFaults: true, clientAborts: true });
+    expect(s).toMatchObject({
+      prefillChunks: 2,
+      transferFaults: true,
+      maxTransferFaults: 1,
+      clientAborts: true,
+      maxClientAborts: 1,
+    });
     expect(servingSymmetryGroup(s)).toHaveLength(1);
+  });
+
+  it('reaches every required witness under fixed, so that a pass would not be vacuous', () => {
+    const fixed = findVariant('fixed');
+    if (!fixed) throw new Error('no fixed variant');
+    const r = checkScenarioFast(incidentLarge, fixed, {
+      symmetry: true,
+      order: 'depth',
+      maxStates: 20_000,
+      requiredWitnesses: incidentLarge.witnesses,
+    });
+    expect(r.status).toBe('incomplete');
+    const required = r.witnesses.filter((w) => w.required);
+    expect(required.map((w) => w.name).sort()).toEqual([...incidentLarge.witnesses].sort());
+    expect(required.every((w) => w.reached)).toBe(true);
   });
 
   it('ends incomplete, never ok, under a state bound, counting the unreduced states too', () => {

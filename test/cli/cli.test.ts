@@ -531,7 +531,7 @@ describe('bad input: exit 2, one error line, nothing on stdout', () => {
   it('names an unknown key in a config file and lists the accepted ones', async () => {
     const file = tempFile('unknown-key.yaml', `${validYaml}pageSzie: 1\n`);
     expect(usageError(await run('check', '--config', file))).toBe(
-      `error: ${file}: unknown key "pageSzie" at top level; accepted: name, description, requests, pageSize, prefillPoolTokens, decodePoolTokens, contextLen, reserve, transferFaults, prefillChunks, clientAborts, lateWrites, auxSlots, prefillErrors, witnesses`,
+      `error: ${file}: unknown key "pageSzie" at top level; accepted: name, description, requests, pageSize, prefillPoolTokens, decodePoolTokens, contextLen, reserve, transferFaults, maxTransferFaults, prefillChunks, clientAborts, maxClientAborts, lateWrites, auxSlots, prefillErrors, witnesses`,
     );
   });
 

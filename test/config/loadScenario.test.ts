@@ -113,7 +113,7 @@ const malformed: readonly Malformed[] = [
   yamlCase(
     'an unknown key, reported before the required key it leaves missing',
     edit(validYaml, 'pageSize: 1', 'pageSzie: 1'),
-    'scenario.yaml: unknown key "pageSzie" at top level; accepted: name, description, requests, pageSize, prefillPoolTokens, decodePoolTokens, contextLen, reserve, transferFaults, prefillChunks, clientAborts, lateWrites, auxSlots, prefillErrors, witnesses',
+    'scenario.yaml: unknown key "pageSzie" at top level; accepted: name, description, requests, pageSize, prefillPoolTokens, decodePoolTokens, contextLen, reserve, transferFaults, maxTransferFaults, prefillChunks, clientAborts, maxClientAborts, lateWrites, auxSlots, prefillErrors, witnesses',
   ),
   yamlCase(
     'an unknown key in a request',
@@ -200,7 +200,7 @@ const malformed: readonly Malformed[] = [
     what: 'an empty JSON file',
     run: () => parseScenario('\n', 'scenario.json'),
     message:
-      'scenario.json: file is empty; expected a mapping with keys name, description, requests, pageSize, prefillPoolTokens, decodePoolTokens, contextLen, reserve, transferFaults, prefillChunks, clientAborts, lateWrites, auxSlots, prefillErrors, witnesses',
+      'scenario.json: file is empty; expected a mapping with keys name, description, requests, pageSize, prefillPoolTokens, decodePoolTokens, contextLen, reserve, transferFaults, maxTransferFaults, prefillChunks, clientAborts, maxClientAborts, lateWrites, auxSlots, prefillErrors, witnesses',
   },
   {
     what: 'an unsupported extension',
