@@ -25,14 +25,12 @@ import {
   type Io,
   resolveScenarios,
   resolveVariants,
+  type SelectionArgs,
 } from './resolve.ts';
 import { oneOf, positiveSeconds, UsageError, wholeNumber } from './usageError.ts';
 
 /** Options of `kvcheck check`, as parsed from the command line. */
-export interface CheckArgs {
-  readonly scenario: readonly string[];
-  readonly config: readonly string[];
-  readonly variant: readonly string[];
+export interface CheckArgs extends SelectionArgs {
   readonly invariant: readonly string[];
   readonly maxStates?: string;
   readonly maxSeconds?: string;

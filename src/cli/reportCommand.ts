@@ -27,14 +27,11 @@ import { toSequenceSvg } from '../export/sequenceSvg.ts';
 import { chartGraph } from '../export/statechart.ts';
 import { renderSvg } from '../export/svg.ts';
 import { reproduceLine } from './render.ts';
-import { type Io, resolveScenarios, resolveVariants } from './resolve.ts';
+import { type Io, resolveScenarios, resolveVariants, type SelectionArgs } from './resolve.ts';
 import { positiveSeconds, UsageError, wholeNumber } from './usageError.ts';
 
 /** Options of `kvcheck report`, as parsed from the command line. */
-export interface ReportArgs {
-  readonly scenario: readonly string[];
-  readonly config: readonly string[];
-  readonly variant: readonly string[];
+export interface ReportArgs extends SelectionArgs {
   readonly out: string;
   readonly maxStates?: string;
   readonly maxSeconds?: string;

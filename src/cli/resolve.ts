@@ -44,11 +44,21 @@ export function distinct(names: readonly string[]): string[] {
   return [...new Set(names)];
 }
 
-/** Built-in scenarios named by `--scenario` plus files named by `--config`; all built-ins if none. */
-export function resolveScenarios(args: {
+/** The options that choose scenarios and variants, shared by `check`, `report`, `simulate` and `state-space`. */
+export interface SelectionArgs {
+  /** Built-in scenario names (`--scenario`, repeatable). */
   readonly scenario: readonly string[];
+  /** Scenario files (`--config`, repeatable). */
   readonly config: readonly string[];
-}): { scenarios: Scenario[]; reproduce: Map<string, string> } {
+  /** Variant names (`--variant`, repeatable; none: every built-in variant). */
+  readonly variant: readonly string[];
+}
+
+/** Built-in scenarios named by `--scenario` plus files named by `--config`; all built-ins if none. */
+export function resolveScenarios(args: Pick<SelectionArgs, 'scenario' | 'config'>): {
+  scenarios: Scenario[];
+  reproduce: Map<string, string>;
+} {
   const reproduce = new Map<string, string>();
   const chosen: Scenario[] = [];
   for (const name of distinct(args.scenario)) {

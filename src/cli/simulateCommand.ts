@@ -15,15 +15,19 @@ import {
   type SimulationResult,
   simulate,
 } from '../simulate/simulate.ts';
-import { distinct, exitCodeOf, type Io, resolveScenarios, resolveVariants } from './resolve.ts';
+import {
+  distinct,
+  exitCodeOf,
+  type Io,
+  resolveScenarios,
+  resolveVariants,
+  type SelectionArgs,
+} from './resolve.ts';
 import { renderSimulation } from './simulateText.ts';
 import { oneOf, UsageError, wholeNumber } from './usageError.ts';
 
 /** Options of `kvcheck simulate`, as parsed from the command line. */
-export interface SimulateArgs {
-  readonly scenario: readonly string[];
-  readonly config: readonly string[];
-  readonly variant: readonly string[];
+export interface SimulateArgs extends SelectionArgs {
   readonly invariant: readonly string[];
   readonly runs?: string;
   readonly depth?: string;

@@ -8,14 +8,11 @@ import { writeFileSync } from 'node:fs';
 import { type Property, properties, propertyNames } from '../../invariants/index.ts';
 import { exploreScenario, type StateGraph, shortestPathTree } from '../checker/stateGraph.ts';
 import { GraphTooLargeError, toStateSpaceDot } from '../export/stateSpaceDot.ts';
-import { type Io, resolveScenarios, resolveVariants } from './resolve.ts';
+import { type Io, resolveScenarios, resolveVariants, type SelectionArgs } from './resolve.ts';
 import { oneOf, UsageError, wholeNumber } from './usageError.ts';
 
 /** Options of `kvcheck state-space`, as parsed from the command line. */
-export interface StateSpaceArgs {
-  readonly scenario: readonly string[];
-  readonly config: readonly string[];
-  readonly variant: readonly string[];
+export interface StateSpaceArgs extends SelectionArgs {
   readonly invariant: readonly string[];
   readonly project?: string;
   /** `dot` or `svg`. */
