@@ -1,18 +1,20 @@
 /**
- * The fast engine (`src/engine`) against the reference engine (`exploreScenario`:
- * `getAdjacencyMap` with kvcheck's compact options), on the same machines in the same run. Each
- * timing is the best of several runs (the first runs pay for JIT compilation); numbers compare
- * within one run only. Run through `bench/index.ts` (`npm run bench [-- --json] [-- --quick]`),
- * or alone with `npx tsx bench/engine.ts [--json] [--quick]`.
+ * The fast engine (`src/engine`) against `xstate/graph`'s `getAdjacencyMap` with its defaults
+ * (`reference.ts`) and against kvcheck's reference engine (`exploreScenario`: `getAdjacencyMap`
+ * with kvcheck's compact options), on the same machines in the same run. Each timing is the best
+ * of several runs (the first runs pay for JIT compilation); numbers compare within one run only.
+ * Run through `bench/index.ts` (`npm run bench [-- --json] [-- --quick]`), or alone with
+ * `npx tsx bench/engine.ts [--json] [--quick]`.
  *
  * Tables: (0) time to the first counterexample of incident × incident-2026, from building the
- * machine, cold (the first fast run of the process) and warm; (1) built-in scenarios and a
- * 3-request scenario, states/s of both engines and their ratio, with and without the 13
- * properties, and bytes per stored state; (2) a larger 3-request space the reference engine is
- * not run on, fast engine only; (3) states with and without symmetry reduction, with the
- * verdicts; (4) `incident-large` (`scenarios/large.ts`) with symmetry and the 13 properties:
- * `fixed` depth first, and `incident-2026` breadth first up to its first counterexample, each
- * bounded by `--large-seconds N` (default 300; `fixed` does not finish in that time, so it ends
+ * machine, cold (the first fast run of the process) and warm; (1) built-in scenarios, a
+ * 3-request scenario and (without `--quick`) a breadth-first prefix of `incident-large`: states/s
+ * of the three engines and their ratios, with and without the 13 properties, and bytes per
+ * stored state; (2) a larger 3-request space the reference engines are not run on, fast engine
+ * only; (3) states with and without symmetry reduction, with the verdicts; (4) `incident-large`
+ * (`scenarios/large.ts`) with symmetry and the 13 properties: `fixed` depth first, and
+ * `incident-2026` breadth first up to its first counterexample, each bounded by
+ * `--large-seconds N` (default 300; `fixed` does not finish in that time, so it ends
  * `incomplete`: the README gives the figures); `--quick` skips them.
  */
 import { properties } from '../invariants/index.ts';
@@ -30,6 +32,7 @@ import { servingEvents } from '../src/engine/servingEvents.ts';
 import { servingOrbitSize, servingSymmetry } from '../src/engine/servingSymmetry.ts';
 import type { ExploreOptions, ExploreResult, StateProjection } from '../src/engine/types.ts';
 import type { BenchRecord } from './record.ts';
+import { xstateGraphDefaults } from './reference.ts';
 
 type Options = ExploreOptions<ServingContext, ExternalEvent>;
 type Result = ExploreResult<ServingContext, ExternalEvent>;
@@ -56,6 +59,8 @@ const incident3: Scenario = {
   name: 'incident-3',
   requests: [...incident.requests, request('a2', 'A', 1, 2)],
 };
+/** States `incident-large`'s three-engine comparison expands, breadth first (then the frontier). */
+const largePrefix = 3000;
 /** Two tenants with one identical request each (the tenants are symmetric). */
 const twins: Scenario = {
   ...incident,
@@ -155,44 +160,71 @@ export function engineBench(json: boolean, quick: boolean, largeSeconds = 300): 
   print('Time to the first counterexample (building the machine included):\n');
   print(table('scenario|variant|run|first violation|states|time', rows0));
 
-  // (1) Same machines, both engines.
-  const compared: Case[] = [
-    ...scenarios.flatMap((s) => ['incident-2026', 'fixed'].map((v): Case => [s, variantNamed(v)])),
-    [{ ...incident, name: 'incident-faults', transferFaults: true }, variantNamed('incident-2026')],
-    [incident3, variantNamed('fixed')],
+  // (1) Same machines, three engines: `xstate/graph`'s defaults, kvcheck's reference engine and
+  // the fast engine. `incident-large` is too large for the first two, so all three explore the
+  // same breadth-first prefix of it (`largePrefix` states expanded, then the frontier stored).
+  const compared: [Case, number | undefined][] = [
+    ...scenarios.flatMap((s) =>
+      ['incident-2026', 'fixed'].map((v): [Case, undefined] => [[s, variantNamed(v)], undefined]),
+    ),
+    [
+      [
+        { ...incident, name: 'incident-faults', transferFaults: true },
+        variantNamed('incident-2026'),
+      ],
+      undefined,
+    ],
+    [[incident3, variantNamed('fixed')], undefined],
+    ...(quick ? [] : [[[incidentLarge, variantNamed('fixed')], largePrefix] as [Case, number]]),
   ];
   const rows1: string[][] = [];
-  for (const c of compared) {
+  for (const [c, prefix] of compared) {
     const [s, v] = c;
-    const ref = best(s.requests.length > 2 || quick ? 1 : 3, () => exploreScenario(s, v));
+    const small = s.requests.length <= 2;
+    const base = best(small && !quick ? 3 : 1, () => xstateGraphDefaults(s, v, prefix));
+    const ref = best(small && !quick ? 3 : 1, () =>
+      exploreScenario(s, v, { maxStates: prefix ?? Number.POSITIVE_INFINITY }),
+    );
     const refStats = {
       states: ref.value.states.length,
       transitions: ref.value.edges.reduce((k, e) => k + e.length, 0),
     };
-    const bare = best(quick ? 2 : 7, fast(c));
-    const full = best(quick ? 2 : 7, fast(c, withProps));
-    if (bare.value.stats.states !== refStats.states) {
-      throw new Error(`${s.name} × ${v.name}: ${bare.value.stats.states} ≠ ${refStats.states}`);
+    const bound = prefix === undefined ? {} : { maxStates: refStats.states };
+    const bare = best(quick ? 2 : 7, fast(c, bound));
+    const full = best(quick ? 2 : 7, fast(c, { ...withProps, ...bound }));
+    // A prefix depends on the order events are offered in, which differs for the defaults.
+    for (const [engine, states] of [
+      ['xstate/graph', prefix === undefined ? base.value.states : refStats.states],
+      ['fast', bare.value.stats.states],
+    ] as const) {
+      if (states !== refStats.states) {
+        throw new Error(`${s.name} × ${v.name}: ${engine} ${states} ≠ graph ${refStats.states}`);
+      }
     }
+    const d = record(c, 'graph-defaults', base.value, base.ms);
     const g = record(c, 'graph', refStats, ref.ms);
     const f = record(c, 'fast', bare.value.stats, bare.ms);
     const fp = record(c, 'fast+properties', full.value.stats, full.ms);
     rows1.push([
       s.name,
       v.name,
-      n(refStats.states),
+      prefix === undefined ? n(refStats.states) : `${n(refStats.states)} (prefix)`,
+      n(d),
       n(g),
       n(f),
+      ratio(f, d),
       ratio(f, g),
       n(fp),
       ratio(fp, g),
       String(bare.value.stats.bytesPerState),
     ]);
   }
-  print('\nSame machines, same run; st/s = best of several runs; ratio = fast ÷ graph.\n');
+  print(
+    "\nSame machines, same run; st/s = best of several runs (one for the larger spaces); defaults = xstate/graph getAdjacencyMap with its default events and keys; graph = kvcheck's reference engine.\n",
+  );
   print(
     table(
-      'scenario|variant|states|graph st/s|fast st/s|ratio|fast+props st/s|ratio|bytes/state',
+      'scenario|variant|states|defaults st/s|graph st/s|fast st/s|÷ defaults|÷ graph|fast+props st/s|÷ graph|bytes/state',
       rows1,
     ),
   );
@@ -263,7 +295,7 @@ export function engineBench(json: boolean, quick: boolean, largeSeconds = 300): 
   for (const [name, engine, how] of quick ? [] : largeRuns) {
     const c: Case = [incidentLarge, variantNamed(name)];
     const symmetry = { symmetry: servingSymmetry(c[0]), orbitSize: servingOrbitSize(c[0]) };
-    const bound = { maxSeconds: largeSeconds };
+    const bound = Number.isFinite(largeSeconds) ? { maxSeconds: largeSeconds } : {};
     const { value: r, ms } = best(1, fast(c, { ...withProps, ...symmetry, ...how, ...bound }));
     const sps = record(c, engine, { ...r.stats, status: r.status }, ms);
     const cells = [r.stats.states, r.stats.unreducedStates ?? 0, r.stats.transitions];
@@ -280,7 +312,7 @@ export function engineBench(json: boolean, quick: boolean, largeSeconds = 300): 
   }
   if (rows4.length > 0) {
     print(
-      `\nincident-large (scenarios/large.ts), symmetry on, the 13 properties, at most ${largeSeconds} s each; incident-2026 stops at its first counterexample:\n`,
+      `\nincident-large (scenarios/large.ts), symmetry on, the 13 properties, ${Number.isFinite(largeSeconds) ? `at most ${largeSeconds} s each` : 'no time bound'}; incident-2026 stops at its first counterexample:\n`,
     );
     const head = 'scenario|variant|search|states|unreduced|transitions|ms|st/s|bytes/state|verdict';
     print(table(head, rows4));
@@ -288,12 +320,17 @@ export function engineBench(json: boolean, quick: boolean, largeSeconds = 300): 
   return records;
 }
 
-/** `--large-seconds N` from the command line: a bound on each `incident-large` run (default 300). */
+/**
+ * `--large-seconds N` from the command line: a bound on each `incident-large` run (default 300);
+ * `--large-seconds none` runs them unbounded (an exhaustive check of `fixed`, which takes close
+ * to an hour on one core).
+ */
 export function largeSecondsArg(argv: readonly string[]): number {
   const at = argv.indexOf('--large-seconds');
   if (at === -1) return 300;
+  if (argv[at + 1] === 'none') return Number.POSITIVE_INFINITY;
   const n = Number(argv[at + 1]);
-  if (!(n > 0)) throw new Error('--large-seconds: must be a number of seconds > 0');
+  if (!(n > 0)) throw new Error('--large-seconds: must be a number of seconds > 0, or none');
   return n;
 }
 

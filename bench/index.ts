@@ -1,16 +1,12 @@
 /**
- * `npm run bench [-- --json] [-- --quick] [-- --large-seconds N]`: the reference engine against `xstate/graph`’s
- * defaults (`reference.ts`), then the fast engine against the reference engine (`engine.ts`),
- * in one process, so that ratios compare runs on the same machine under the same load. Without
+ * `npm run bench [-- --json] [-- --quick] [-- --large-seconds N]`: the fast engine against
+ * `xstate/graph`'s defaults and against kvcheck's reference engine (`engine.ts`), in one
+ * process, so that ratios compare runs on the same machine under the same load. Without
  * `--json` it prints tables; with it, one JSON record per line (`record.ts`) and nothing else.
  */
 import { engineBench, largeSecondsArg } from './engine.ts';
-import { referenceBench } from './reference.ts';
 
 const json = process.argv.includes('--json');
 const quick = process.argv.includes('--quick');
-const records = [
-  ...referenceBench(json),
-  ...engineBench(json, quick, largeSecondsArg(process.argv)),
-];
+const records = engineBench(json, quick, largeSecondsArg(process.argv));
 if (json) for (const r of records) console.log(JSON.stringify(r));

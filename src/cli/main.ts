@@ -56,7 +56,7 @@ function program(io: Io, setCode: (code: number) => void, argvText: string): Com
     .option('--invariant <name>', 'property to check (repeatable; default: all)', collect, [])
     .option(
       '--max-states <n>',
-      'stop expanding after n distinct states: verdict incomplete (default 100000)',
+      'stop expanding after n distinct states: verdict incomplete (default: none with --engine fast, 100000 with graph)',
     )
     .option('--max-seconds <s>', 'stop after s seconds: verdict incomplete')
     .option(
