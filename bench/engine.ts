@@ -14,8 +14,8 @@
  * only; (3) states with and without symmetry reduction, with the verdicts; (4) `incident-large`
  * (`scenarios/large.ts`) with symmetry and the 13 properties: `fixed` depth first, and
  * `incident-2026` breadth first up to its first counterexample, each bounded by
- * `--large-seconds N` (default 300; `fixed` does not finish in that time, so it ends
- * `incomplete`: the README gives the figures); `--quick` skips them.
+ * `--large-seconds N` (default 300, `none` for no bound; `fixed` does not finish in that time,
+ * so it ends `incomplete`: the README gives the figures); `--quick` skips them.
  */
 import { properties } from '../invariants/index.ts';
 import type { ServingState } from '../invariants/vocabulary.ts';
