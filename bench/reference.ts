@@ -1,5 +1,5 @@
 /**
- * The baseline the issue's target is stated against: `xstate/graph`'s `getAdjacencyMap` with its
+ * The baseline of the fast engine's speed target: `xstate/graph`'s `getAdjacencyMap` with its
  * defaults (every event type offered for every request in every state, the default
  * `JSON.stringify({ value, context })` state key). `bench/engine.ts` times it beside kvcheck's
  * reference engine and the fast engine, on the same machines in the same run.
