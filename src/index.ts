@@ -1,5 +1,7 @@
 /**
- * kvcheck's library entry point: build a scenario, pick a variant, check it, read the Outcome.
+ * kvcheck's library entry point: build a scenario, pick a variant, check it, read the Outcome;
+ * or explore any XState v5 machine inside the fast engine's subset with `explore` (see
+ * `engine/index.ts`; its trace step type is exported here as `ExploreTraceStep`).
  *
  * ```ts
  * import { checkScenario, findScenario, findVariant } from 'kvcheck';
@@ -27,6 +29,18 @@ export {
   type CatalogueVerdict,
   runCatalogue,
 } from './catalogue/run.ts';
+export {
+  check,
+  checkAsync,
+  type EngineCheckOptions,
+  type EngineName,
+  engineNames,
+} from './checker/check.ts';
+export {
+  checkScenarioFast,
+  checkScenarioFastAsync,
+  type FastCheckOptions,
+} from './checker/checkFast.ts';
 export { type CheckOptions, checkMachine, checkScenario } from './checker/checkScenario.ts';
 export type * from './checker/outcome.ts';
 export { overallVerdict } from './checker/outcome.ts';
@@ -38,6 +52,23 @@ export {
   type StateGraph,
 } from './checker/stateGraph.ts';
 export * from './deployment/index.ts';
+export {
+  collisionProbability,
+  type EventSource,
+  type ExploreBound,
+  type ExploreOptions,
+  type ExploreResult,
+  type ExploreStats,
+  explore,
+  exploreAsync,
+  type Invariant,
+  type Progress,
+  type SnapshotLike,
+  type StateProjection,
+  type TraceStep as ExploreTraceStep,
+  UnsupportedFeatureError,
+  type Violation,
+} from './engine/index.ts';
 export {
   canBeVictim,
   type DecodeWrites,

@@ -1,7 +1,16 @@
 /**
  * The library entry point, imported by package name as a user's test suite would.
  */
-import { checkScenario, findScenario, findVariant, properties, variantNames } from 'kvcheck';
+import {
+  check,
+  checkScenario,
+  explore,
+  findScenario,
+  findVariant,
+  properties,
+  variantNames,
+} from 'kvcheck';
+import { assign, setup } from 'xstate';
 
 describe('the kvcheck package entry point', () => {
   it('checks a built-in scenario from a user’s own test', () => {
@@ -22,5 +31,40 @@ describe('the kvcheck package entry point', () => {
       'retire-only',
       'coverage-only',
     ]);
+  });
+
+  it('runs the fast engine on a scenario, with the reference engine’s verdict and count', () => {
+    const scenario = findScenario('incident');
+    const fixed = findVariant('fixed');
+    if (!scenario || !fixed) throw new Error('missing built-in');
+    const fast = check(scenario, fixed, { engine: 'fast' });
+    const reference = checkScenario(scenario, fixed);
+    expect(fast.engine?.name).toBe('fast');
+    expect(fast.status).toBe(reference.status);
+    expect(fast.stats.states).toBe(reference.stats.states);
+  });
+
+  it('explores a user’s own machine with explore (the README’s example)', () => {
+    const counter = setup({ types: { context: {} as { n: number } } }).createMachine({
+      context: { n: 0 },
+      on: {
+        INC: {
+          guard: ({ context }) => context.n < 3,
+          actions: assign({ n: ({ context }) => context.n + 1 }),
+        },
+      },
+    });
+    const result = explore<{ n: number }, { type: 'INC' }>(counter, {
+      events: [{ type: 'INC' }],
+      invariants: { capped: (s) => s.context.n <= 3 },
+    });
+    expect(result.status).toBe('ok');
+    expect(result.stats.states).toBe(4);
+    const broken = explore<{ n: number }, { type: 'INC' }>(counter, {
+      events: [{ type: 'INC' }],
+      invariants: { belowTwo: (s) => s.context.n < 2 },
+    });
+    expect(broken.status).toBe('violation');
+    expect(broken.violations[0]?.trace.map((t) => t.state.context.n)).toEqual([1, 2]);
   });
 });

@@ -5,7 +5,7 @@
  */
 import type { Scenario } from '../../machines/scenario.ts';
 import type { Variant } from '../../machines/variants.ts';
-import { checkScenarioFast, type FastCheckOptions } from './checkFast.ts';
+import { checkScenarioFast, checkScenarioFastAsync, type FastCheckOptions } from './checkFast.ts';
 import { checkScenario } from './checkScenario.ts';
 import type { ScenarioResult } from './outcome.ts';
 
@@ -33,5 +33,21 @@ export function check(
   const { engine = 'fast', ...rest } = options;
   return engine === 'fast'
     ? checkScenarioFast(scenario, variant, rest)
+    : checkScenario(scenario, variant, rest);
+}
+
+/**
+ * `check` for a caller that can wait: the fast engine runs in time slices
+ * (`checkScenarioFastAsync`), so that aborting `options.signal` (on Ctrl-C, say) stops it with
+ * what it explored; the reference engine runs to its end as `check` does, ignoring the signal.
+ */
+export async function checkAsync(
+  scenario: Scenario,
+  variant: Variant,
+  options: EngineCheckOptions = {},
+): Promise<ScenarioResult> {
+  const { engine = 'fast', ...rest } = options;
+  return engine === 'fast'
+    ? checkScenarioFastAsync(scenario, variant, rest)
     : checkScenario(scenario, variant, rest);
 }

@@ -9,12 +9,18 @@ import type { ServingState } from '../../invariants/vocabulary.ts';
 import type { ServingContext } from '../../machines/context.ts';
 import type { ExternalEvent } from '../../machines/events.ts';
 import type { Scenario } from '../../machines/scenario.ts';
-import { createServingMachine } from '../../machines/servingMachine.ts';
+import { createServingMachine, type ServingMachine } from '../../machines/servingMachine.ts';
 import type { Variant } from '../../machines/variants.ts';
-import { explore } from '../engine/explore.ts';
+import { explore, exploreAsync } from '../engine/explore.ts';
 import { servingEvents } from '../engine/servingEvents.ts';
 import { servingOrbitSize, servingSymmetry } from '../engine/servingSymmetry.ts';
-import type { Progress, StateProjection, Violation } from '../engine/types.ts';
+import type {
+  ExploreOptions,
+  ExploreResult,
+  Progress,
+  StateProjection,
+  Violation,
+} from '../engine/types.ts';
 import type { CheckOptions } from './checkScenario.ts';
 import type { LifecycleMove, PropertyResult, ScenarioResult, Trace } from './outcome.ts';
 import { witnessResultsOf } from './outcome.ts';
@@ -35,6 +41,8 @@ export interface FastCheckOptions extends CheckOptions {
   readonly maxMemory?: number;
   /** Called about once a second. */
   readonly onProgress?: (p: Progress) => void;
+  /** Stops the search (`incomplete`, bound `interrupted`) once aborted; see `ExploreOptions`. */
+  readonly signal?: AbortSignal;
 }
 
 function plain(p: StateProjection<ServingContext>): ServingState {
@@ -73,6 +81,16 @@ class LifecycleIndex {
   }
 }
 
+type FastResult = ExploreResult<ServingContext, ExternalEvent>;
+
+/** A check set up for `explore`: its machine and options, and what turns the result into a
+ * `ScenarioResult` (the callbacks record witnesses and coverage on the way). */
+interface PreparedCheck {
+  readonly machine: ServingMachine;
+  readonly options: ExploreOptions<ServingContext, ExternalEvent>;
+  readonly finish: (result: FastResult) => ScenarioResult;
+}
+
 /**
  * Checks `scenario` under `variant` with the fast engine. Coverage is recorded only without
  * symmetry (a representative renames requests, so its moves are not one request's moves).
@@ -82,6 +100,25 @@ export function checkScenarioFast(
   variant: Variant,
   options: FastCheckOptions = {},
 ): ScenarioResult {
+  const run = prepare(scenario, variant, options);
+  return run.finish(explore(run.machine, run.options));
+}
+
+/**
+ * `checkScenarioFast` in time slices (`exploreAsync`), so that timers and signal handlers run
+ * while it searches: aborting `options.signal` ends it `incomplete` with bound `interrupted`
+ * and what it explored. Same result as `checkScenarioFast` otherwise.
+ */
+export async function checkScenarioFastAsync(
+  scenario: Scenario,
+  variant: Variant,
+  options: FastCheckOptions = {},
+): Promise<ScenarioResult> {
+  const run = prepare(scenario, variant, options);
+  return run.finish(await exploreAsync(run.machine, run.options));
+}
+
+function prepare(scenario: Scenario, variant: Variant, options: FastCheckOptions): PreparedCheck {
   const machine = createServingMachine(scenario, variant);
   const rids = scenario.requests.map((r) => r.id);
   const names = options.properties ?? Object.keys(properties);
@@ -107,13 +144,14 @@ export function checkScenarioFast(
     const b = lifecycle.of(to, r);
     if (a !== undefined && b !== undefined) moves.add(`${event.type} ${a} ${b}`);
   };
-  const result = explore<ServingContext, ExternalEvent>(machine, {
+  const exploreOptions: ExploreOptions<ServingContext, ExternalEvent> = {
     events: servingEvents(rids),
     invariants: invariants('state'),
     terminalInvariants: invariants('terminal'),
     ...(options.maxStates !== undefined ? { maxStates: options.maxStates } : {}),
     ...(options.maxSeconds !== undefined ? { maxSeconds: options.maxSeconds } : {}),
     ...(options.maxMemory !== undefined ? { maxMemory: options.maxMemory } : {}),
+    ...(options.signal !== undefined ? { signal: options.signal } : {}),
     ...(options.exact ? { exact: true } : {}),
     ...(options.order === 'depth' ? { order: 'depth' as const } : {}),
     ...(options.symmetry
@@ -139,56 +177,59 @@ export function checkScenarioFast(
           },
         }
       : {}),
-  });
-  const violated = new Map(result.violations.map((v) => [v.name, v]));
-  const complete = result.status !== 'incomplete' && result.bound === undefined;
-  const propertyResults: PropertyResult[] = selected.map(([name, prop]) => {
-    const v = violated.get(name);
-    if (!v) return { name, statement: prop.statement, status: complete ? 'holds' : 'unknown' };
-    const last = v.trace.at(-1)?.state ?? v.initial;
-    const message = prop.explain(plain(last)) ?? `${name} violated`;
-    return { name, statement: prop.statement, status: 'violated', trace: traceOf(v, message) };
-  });
-  const witnessResults = witnessResultsOf((name) => reached.has(name), options.requiredWitnesses);
-  // Sorted by their JSON text, as the reference engine sorts them.
-  const coverage: LifecycleMove[] = [...moves]
-    .map((key): LifecycleMove => {
-      const [event = '', a = '0', b = '0'] = key.split(' ');
-      return {
-        event,
-        before: lifecycle.tuples[Number(a)] ?? {},
-        after: lifecycle.tuples[Number(b)] ?? {},
-      };
-    })
-    .map((m) => [JSON.stringify(m), m] as const)
-    .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
-    .map(([, m]) => m);
-  const base: ScenarioResult = {
-    scenario: scenario.name,
-    variant: variant.name,
-    status: result.status,
-    stats: {
-      states: result.stats.states,
-      ...(result.stats.unreducedStates !== undefined
-        ? { unreducedStates: result.stats.unreducedStates }
-        : {}),
-      transitions: result.stats.transitions,
-      depth: result.stats.depth,
-      ms: result.stats.ms,
-    },
-    properties: propertyResults,
-    witnesses: witnessResults,
-    coverage,
-    engine: {
-      name: 'fast',
-      symmetry: options.symmetry === true,
-      exact: options.exact === true,
-      search: options.order ?? 'breadth',
-      bytesPerState: result.stats.bytesPerState,
-      ...(result.collisionProbability !== undefined
-        ? { collisionProbability: result.collisionProbability }
-        : {}),
-    },
   };
-  return result.bound ? { ...base, bound: result.bound } : base;
+  const finish = (result: FastResult): ScenarioResult => {
+    const violated = new Map(result.violations.map((v) => [v.name, v]));
+    const complete = result.status !== 'incomplete' && result.bound === undefined;
+    const propertyResults: PropertyResult[] = selected.map(([name, prop]) => {
+      const v = violated.get(name);
+      if (!v) return { name, statement: prop.statement, status: complete ? 'holds' : 'unknown' };
+      const last = v.trace.at(-1)?.state ?? v.initial;
+      const message = prop.explain(plain(last)) ?? `${name} violated`;
+      return { name, statement: prop.statement, status: 'violated', trace: traceOf(v, message) };
+    });
+    const witnessResults = witnessResultsOf((name) => reached.has(name), options.requiredWitnesses);
+    // Sorted by their JSON text, as the reference engine sorts them.
+    const coverage: LifecycleMove[] = [...moves]
+      .map((key): LifecycleMove => {
+        const [event = '', a = '0', b = '0'] = key.split(' ');
+        return {
+          event,
+          before: lifecycle.tuples[Number(a)] ?? {},
+          after: lifecycle.tuples[Number(b)] ?? {},
+        };
+      })
+      .map((m) => [JSON.stringify(m), m] as const)
+      .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
+      .map(([, m]) => m);
+    const base: ScenarioResult = {
+      scenario: scenario.name,
+      variant: variant.name,
+      status: result.status,
+      stats: {
+        states: result.stats.states,
+        ...(result.stats.unreducedStates !== undefined
+          ? { unreducedStates: result.stats.unreducedStates }
+          : {}),
+        transitions: result.stats.transitions,
+        depth: result.stats.depth,
+        ms: result.stats.ms,
+      },
+      properties: propertyResults,
+      witnesses: witnessResults,
+      coverage,
+      engine: {
+        name: 'fast',
+        symmetry: options.symmetry === true,
+        exact: options.exact === true,
+        search: options.order ?? 'breadth',
+        bytesPerState: result.stats.bytesPerState,
+        ...(result.collisionProbability !== undefined
+          ? { collisionProbability: result.collisionProbability }
+          : {}),
+      },
+    };
+    return result.bound ? { ...base, bound: result.bound } : base;
+  };
+  return { machine, options: exploreOptions, finish };
 }

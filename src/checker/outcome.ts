@@ -110,8 +110,11 @@ export interface LifecycleMove {
 
 /** Why a search stopped early. */
 export interface Bound {
-  /** `maxMemory`'s limit is in MiB of V8 heap in use. */
-  readonly reason: 'maxStates' | 'maxSeconds' | 'maxMemory';
+  /**
+   * `maxMemory`'s limit is in MiB of V8 heap in use; `interrupted` (Ctrl-C, or an aborted
+   * `signal`) gives the seconds the search had run.
+   */
+  readonly reason: 'maxStates' | 'maxSeconds' | 'maxMemory' | 'interrupted';
   readonly limit: number;
 }
 

@@ -9,11 +9,12 @@ import { propertyNames } from '../../invariants/index.ts';
 import { largeScenarios, scenarios } from '../../scenarios/index.ts';
 import { expectationFor, structuralPaths } from '../../scenarios/manifest.ts';
 import { catalogue } from '../catalogue/index.ts';
-import { check, type EngineName, engineNames } from '../checker/check.ts';
+import { check, checkAsync, type EngineName, engineNames } from '../checker/check.ts';
 import { overallVerdict, type ScenarioResult } from '../checker/outcome.ts';
 import { defaultMaxStates } from '../checker/stateGraph.ts';
 import type { Progress } from '../engine/types.ts';
 import { toItf } from '../export/itf.ts';
+import { plural } from '../numbers.ts';
 import { findPaths, renderPaths } from '../paths/index.ts';
 import { planDeploymentCheck, planJson, renderMapping } from './deploymentCommands.ts';
 import { renderProgress, renderResults, renderVerdictTable, type ScenarioArgs } from './render.ts';
@@ -104,8 +105,12 @@ function writeItfFiles(dir: string, results: readonly ScenarioResult[]): void {
   }
 }
 
-/** `kvcheck check`: exhaustive check of scenarios × variants; returns the exit code. */
-export function runCheck(args: CheckArgs, io: Io): number {
+/**
+ * `kvcheck check`: exhaustive check of scenarios × variants; returns the exit code. The first
+ * Ctrl-C stops the fast engine's search in progress (`incomplete`, interrupted), skips the
+ * checks not yet started and prints what was explored; a second one ends the process.
+ */
+export async function runCheck(args: CheckArgs, io: Io): Promise<number> {
   // --deployment: the deployment's abstract scenarios, under its variant unless --variant is given.
   const plan =
     args.deployment === undefined ? undefined : planDeploymentCheck(args.deployment, args);
@@ -144,11 +149,19 @@ export function runCheck(args: CheckArgs, io: Io): number {
   }
   const progress = io.progress && !args.json ? io.progress : undefined;
   const results: ScenarioResult[] = [];
+  const interrupt = new AbortController();
+  const release = io.onInterrupt?.(() => interrupt.abort()) ?? (() => {});
+  let skipped = 0;
   for (const scenario of chosen) {
     for (const variant of variantsChosen) {
+      if (interrupt.signal.aborted) {
+        skipped++;
+        continue;
+      }
       results.push(
-        check(scenario, variant, {
+        await checkAsync(scenario, variant, {
           engine,
+          signal: interrupt.signal,
           symmetry,
           exact: args.exact === true,
           ...(order === 'depth' ? { order } : {}),
@@ -168,6 +181,8 @@ export function runCheck(args: CheckArgs, io: Io): number {
       progress?.('');
     }
   }
+  release();
+  if (skipped > 0) io.err(`interrupted: ${plural(skipped, 'check')} not run\n`);
   if (args.outTrace) writeOutTrace(args.outTrace, traceFile(results));
   if (args.outItf) writeItfFiles(args.outItf, results);
   const deployment = plan ? { deployment: planJson(plan) } : {};
@@ -176,7 +191,9 @@ export function runCheck(args: CheckArgs, io: Io): number {
     io.out(
       `${plan ? renderMapping(plan, io.colour) : ''}${renderResults(results, reproduce, io.colour)}`,
     );
-  return exitCodeOf(overallVerdict(results));
+  // A check that was never run proves nothing, whatever the others found.
+  const code = exitCodeOf(overallVerdict(results));
+  return skipped > 0 && code === exitCode.ok ? exitCode.incomplete : code;
 }
 
 /** Options of `kvcheck paths`. */

@@ -30,6 +30,10 @@ export function processIo(): Io {
     out: (t) => process.stdout.write(t),
     err: (t) => process.stderr.write(t),
     colour: colourEnabled(),
+    onInterrupt: (handler) => {
+      process.once('SIGINT', handler);
+      return () => process.off('SIGINT', handler);
+    },
   };
   if (!process.stderr.isTTY) return io;
   return {
@@ -77,7 +81,7 @@ function program(io: Io, setCode: (code: number) => void, argvText: string): Com
       'fast engine: breadth first (default) or depth first, which holds a path, not a level',
     )
     .option('--deployment <file>', 'deployment file: check its abstract scenarios (see lint)')
-    .action((opts) => setCode(runCheck(opts, io)));
+    .action(async (opts) => setCode(await runCheck(opts, io)));
   cli
     .command('lint')
     .description(

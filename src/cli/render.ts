@@ -2,7 +2,7 @@
  * Terminal text for Outcomes: the verdict table, one block per violation (statement, what went
  * wrong, a numbered step table, a reproduce line) and witness lines. Pure: Outcome in, text out.
  */
-import type { PropertyResult, ScenarioResult, Trace } from '../checker/outcome.ts';
+import type { Bound, PropertyResult, ScenarioResult, Trace } from '../checker/outcome.ts';
 import type { Progress } from '../engine/types.ts';
 import { count, duration, plural } from '../numbers.ts';
 import { paint } from './style.ts';
@@ -134,6 +134,12 @@ const boundFlags = {
   maxMemory: 'max-memory',
 } as const;
 
+function boundText(bound: Bound | undefined): string {
+  if (bound === undefined) return 'bounded';
+  if (bound.reason === 'interrupted') return `interrupted after ${duration(bound.limit * 1000)}`;
+  return `stopped at --${boundFlags[bound.reason]} ${bound.limit}`;
+}
+
 /** The one-line summary of a run, quint style. */
 export function renderSummaryLine(r: ScenarioResult, colour: boolean): string {
   const where = `${r.scenario} × ${r.variant}`;
@@ -148,7 +154,7 @@ export function renderSummaryLine(r: ScenarioResult, colour: boolean): string {
     const names = r.properties.filter((p) => p.status === 'violated').map((p) => p.name);
     return `${paint(colour, 'red', '[violation]')} ${where}: ${names.join(', ')} (${size})`;
   }
-  const why = r.bound ? `stopped at --${boundFlags[r.bound.reason]} ${r.bound.limit}` : 'bounded';
+  const why = boundText(r.bound);
   // A breadth-first queue holds a whole level; depth first holds a path.
   const hint =
     r.bound?.reason === 'maxMemory' && r.engine?.search === 'breadth'

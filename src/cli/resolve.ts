@@ -21,6 +21,11 @@ export interface Io {
   readonly colour: boolean;
   /** Redraws one status line (an empty text clears it); absent when nobody watches a TTY. */
   readonly progress?: (line: string) => void;
+  /**
+   * Calls `handler` on the first interrupt (Ctrl-C) until the returned function is called; a
+   * second interrupt ends the process as usual. Absent: interrupts are not caught.
+   */
+  readonly onInterrupt?: (handler: () => void) => () => void;
 }
 
 /** Exit codes shared by every command. */

@@ -3,8 +3,9 @@
  * `readMachine` accepts) once into per-node transition tables, then searches (breadth first by
  * default, or depth first) over (configuration, context) states with the engine's own
  * interpreter, which reproduces XState 5.33.3's macrostep semantics and calls the machine's
- * guard and action implementations directly. Visited states are 64-bit fingerprints (or exact keys); counterexamples are
- * shortest and rebuilt by replay.
+ * guard and action implementations directly. Visited states are 64-bit fingerprints (or exact
+ * keys); counterexamples are shortest and rebuilt by replay. `exploreAsync` is the same search
+ * in time slices, so that it can be interrupted.
  */
 import type { AnyStateMachine, EventObject } from 'xstate';
 import { type CompiledMachine, compileMachine } from './compiledMachine.ts';
@@ -37,12 +38,13 @@ function only<C>(
  * bounds, without the callbacks. A violation the pass does not reach keeps its discovery path,
  * marked `shortest: false`.
  */
-function shortened<C, E extends EventObject>(
+function* shortened<C, E extends EventObject>(
   found: readonly Violation<C, E>[],
   machine: AnyStateMachine,
   compiled: CompiledMachine,
   options: ExploreOptions<C, E>,
-): Violation<C, E>[] {
+  sliceMs: number,
+): Generator<void, Violation<C, E>[]> {
   const names = new Set(found.map((v) => v.name));
   const {
     onState: _onState,
@@ -63,39 +65,35 @@ function shortened<C, E extends EventObject>(
     true,
   );
   const initial = initialState(machine, compiled, pass.views, options.input);
-  pass.run(initial);
+  yield* searching(pass, initial, sliceMs);
   const shortest = new Map(violationsOf(pass, initial).map((v) => [v.name, v]));
   return found.map((v) => shortest.get(v.name) ?? { ...v, shortest: false });
 }
 
-/**
- * Explores every state of `machine` reachable with the offered events (see
- * `ExploreOptions.events`), checking `invariants` on each and `terminalInvariants` where no
- * event is enabled. State identity is the active configuration, the done status and the
- * context's JSON text. With `symmetry` off, the states are exactly those `getAdjacencyMap`
- * finds with the same events when it keys snapshots by value, context and status; its default
- * key omits the status, which matters only for a machine whose root completes and is then left
- * by a transition (a done and an active snapshot with equal value and context, which it merges
- * and this engine keeps apart). Returns `violation` with one shortest trace per violated
- * invariant (depth first, see `ExploreOptions.order`), else `incomplete` if `maxStates`,
- * `maxSeconds` or `maxMemory` stopped the search, else `ok`. The stats are the search's own;
- * `ms` includes the shortening pass of a depth-first search.
- *
- * Throws `UnsupportedFeatureError` (`unsupported: <feature> at #<state id>`) for a machine
- * outside the subset (see `index.ts`), and whatever a guard or action throws.
- */
-export function explore<TContext, TEvent extends EventObject>(
+/** Runs `search` from `initial` to its end, yielding after each slice of `sliceMs`. */
+function* searching<C, E extends EventObject>(
+  search: Search<C, E>,
+  initial: EngineState,
+  sliceMs: number,
+): Generator<void, void> {
+  search.start(initial);
+  while (!search.advance(performance.now() + sliceMs)) yield;
+}
+
+/** The whole of `explore`, yielding between slices of `sliceMs` (Infinity: never). */
+function* exploring<TContext, TEvent extends EventObject>(
   machine: AnyStateMachine,
-  options: ExploreOptions<TContext, TEvent> = {},
-): ExploreResult<TContext, TEvent> {
+  options: ExploreOptions<TContext, TEvent>,
+  sliceMs: number,
+): Generator<void, ExploreResult<TContext, TEvent>> {
   const compiled = compileMachine(machine);
   const search = new Search<TContext, TEvent>(compiled, options);
   const initial = initialState(machine, compiled, search.views, options.input);
-  search.run(initial);
+  yield* searching(search, initial, sliceMs);
   const found = violationsOf(search, initial);
   const violations =
     options.order === 'depth' && found.length > 0
-      ? shortened(found, machine, compiled, options)
+      ? yield* shortened(found, machine, compiled, options, sliceMs)
       : found;
   const states = search.store.size;
   const status = violations.length > 0 ? 'violation' : search.bound ? 'incomplete' : 'ok';
@@ -115,4 +113,51 @@ export function explore<TContext, TEvent extends EventObject>(
   return options.exact
     ? withBound
     : { ...withBound, collisionProbability: collisionProbability(states) };
+}
+
+/**
+ * Explores every state of `machine` reachable with the offered events (see
+ * `ExploreOptions.events`), checking `invariants` on each and `terminalInvariants` where no
+ * event is enabled. State identity is the active configuration, the done status and the
+ * context's JSON text. With `symmetry` off, the states are exactly those `getAdjacencyMap`
+ * finds with the same events when it keys snapshots by value, context and status; its default
+ * key omits the status, which matters only for a machine whose root completes and is then left
+ * by a transition (a done and an active snapshot with equal value and context, which it merges
+ * and this engine keeps apart). Returns `violation` with one shortest trace per violated
+ * invariant (depth first, see `ExploreOptions.order`), else `incomplete` if `maxStates`,
+ * `maxSeconds`, `maxMemory` or `signal` stopped the search, else `ok`. The stats are the
+ * search's own; `ms` includes the shortening pass of a depth-first search. Runs to the end
+ * without yielding to the event loop (see `exploreAsync`).
+ *
+ * Throws `UnsupportedFeatureError` (`unsupported: <feature> at #<state id>`) for a machine
+ * outside the subset (see `index.ts`), and whatever a guard or action throws.
+ */
+export function explore<TContext, TEvent extends EventObject>(
+  machine: AnyStateMachine,
+  options: ExploreOptions<TContext, TEvent> = {},
+): ExploreResult<TContext, TEvent> {
+  const run = exploring(machine, options, Number.POSITIVE_INFINITY);
+  for (;;) {
+    const step = run.next();
+    if (step.done) return step.value;
+  }
+}
+
+/**
+ * `explore`, yielding to the event loop after every `sliceMs` milliseconds of search (at least
+ * 1; default 50), so that timers and signal handlers run while it searches: abort
+ * `options.signal` from one to stop it with what it has explored. Same states, counts, verdicts
+ * and traces as `explore`; rejects where `explore` throws.
+ */
+export async function exploreAsync<TContext, TEvent extends EventObject>(
+  machine: AnyStateMachine,
+  options: ExploreOptions<TContext, TEvent> = {},
+  sliceMs = 50,
+): Promise<ExploreResult<TContext, TEvent>> {
+  const run = exploring(machine, options, Math.max(1, sliceMs));
+  for (;;) {
+    const step = run.next();
+    if (step.done) return step.value;
+    await new Promise<void>((resolve) => setImmediate(resolve));
+  }
 }

@@ -18,7 +18,7 @@
  * actions, delayed `raise`, `sendTo`, `sendParent`, `emit`, `enqueueActions`, `spawnChild`,
  * `stopChild`, `cancel`, and any other built-in action.
  */
-export { explore } from './explore.ts';
+export { explore, exploreAsync } from './explore.ts';
 export { collisionProbability } from './fingerprint.ts';
 export type {
   EventSource,

@@ -57,6 +57,10 @@ export class Search<C, E extends EventObject> {
   bound: ExploreBound | undefined;
   private stopped = false;
   private expanded = 0;
+  /** Breadth first: the level being expanded and the next one. Depth first: `next` is the stack. */
+  private level: (Item | undefined)[] = [];
+  private levelAt = 0;
+  private next: Item[] = [];
   private readonly started = performance.now();
   private lastProgress = this.started;
   private pending = 0;
@@ -96,44 +100,61 @@ export class Search<C, E extends EventObject> {
     return { view, context: rep.context };
   }
 
-  /** Runs the search from `initial`, in `options.order`. */
+  /** Runs the search from `initial`, in `options.order`, to its end. */
   run(initial: EngineState): void {
-    const start = this.canonical(initial);
-    this.store.add(start.view, start.context, -1, null);
+    this.start(initial);
+    this.advance(Number.POSITIVE_INFINITY);
+  }
+
+  /** Stores and checks the initial state; `advance` then expands from it. */
+  start(initial: EngineState): void {
+    const begin = this.canonical(initial);
+    this.store.add(begin.view, begin.context, -1, null);
     const root: Item = {
-      view: start.view,
-      context: start.context,
+      view: begin.view,
+      context: begin.context,
       index: 0,
       depth: 0,
       tree: this.store.lastTree,
     };
     this.discovered(root);
-    if (this.options.order === 'depth') this.runDepthFirst(root);
-    else this.runBreadthFirst(root);
+    if (this.options.order === 'depth') this.next = [root];
+    else {
+      this.level = [root];
+      this.pending = 1;
+    }
   }
 
-  private runBreadthFirst(root: Item): void {
-    let level: (Item | undefined)[] = [root];
-    while (level.length > 0 && !this.stopped) {
-      const next: Item[] = [];
-      this.pending = level.length;
-      for (let i = 0; i < level.length && !this.stopped; i++) {
-        const item = level[i] as Item;
-        level[i] = undefined;
+  /**
+   * Expands states until the search is over (returns true) or the clock passes `until`, a
+   * `performance.now()` time (returns false; call again to go on). The clock is read every 128
+   * expansions, so a slice may overrun `until` by that many.
+   */
+  advance(until: number): boolean {
+    const depthFirst = this.options.order === 'depth';
+    while (!this.stopped) {
+      if (depthFirst) {
+        const item = this.next.pop();
+        if (item === undefined) return true;
+        this.expand(item, this.next);
+        this.tick(this.next.length);
+      } else {
+        if (this.levelAt >= this.level.length) {
+          if (this.next.length === 0) return true;
+          this.level = this.next;
+          this.next = [];
+          this.levelAt = 0;
+          this.pending = this.level.length;
+        }
+        const item = this.level[this.levelAt] as Item;
+        this.level[this.levelAt++] = undefined;
         this.pending--;
-        this.expand(item, next);
-        this.tick(next.length);
+        this.expand(item, this.next);
+        this.tick(this.next.length);
       }
-      level = next;
+      if ((this.expanded & 127) === 0 && performance.now() >= until) return false;
     }
-  }
-
-  private runDepthFirst(root: Item): void {
-    const stack: Item[] = [root];
-    while (stack.length > 0 && !this.stopped) {
-      this.expand(stack.pop() as Item, stack);
-      this.tick(stack.length);
-    }
+    return true;
   }
 
   private expand(item: Item, next: Item[]): void {
@@ -205,9 +226,13 @@ export class Search<C, E extends EventObject> {
     this.expanded++;
     if ((this.expanded & 127) !== 1) return;
     const now = performance.now();
-    const { maxSeconds, maxMemory, onProgress } = this.options;
+    const { maxSeconds, maxMemory, onProgress, signal } = this.options;
     if (maxSeconds !== undefined && now - this.started > maxSeconds * 1000) {
       this.bound = { reason: 'maxSeconds', limit: maxSeconds };
+      this.stopped = true;
+    }
+    if (signal?.aborted && !this.stopped) {
+      this.bound = { reason: 'interrupted', limit: Math.round(now - this.started) / 1000 };
       this.stopped = true;
     }
     const report =

@@ -72,6 +72,13 @@ export interface ExploreOptions<TContext, TEvent extends EventObject> {
    */
   readonly maxMemory?: number;
   /**
+   * The search stops (status `incomplete`, bound `interrupted`) once this signal is aborted.
+   * Checked with `maxSeconds`, every 128 expanded states. `explore` runs without yielding, so
+   * only its own callbacks can abort it mid-search; `exploreAsync` yields between time slices,
+   * so a timer or a signal handler can. @default none
+   */
+  readonly signal?: AbortSignal;
+  /**
    * Store full keys (configuration key and context JSON) in a `Map` instead of 64-bit
    * fingerprints: no collision risk, but two bytes per key character (about 4 KB per state for
    * a 3-request kvcheck scenario) instead of about 30 bytes. @default false
@@ -174,8 +181,11 @@ export interface Violation<TContext, TEvent extends EventObject> {
 
 /** What stopped a bounded search. */
 export interface ExploreBound {
-  /** `maxMemory`'s limit is in MiB. */
-  readonly reason: 'maxStates' | 'maxSeconds' | 'maxMemory';
+  /**
+   * `maxMemory`'s limit is in MiB; `interrupted` (the `signal` was aborted) gives the seconds
+   * the search had run.
+   */
+  readonly reason: 'maxStates' | 'maxSeconds' | 'maxMemory' | 'interrupted';
   readonly limit: number;
 }
 
@@ -186,7 +196,7 @@ export interface ExploreResult<TContext, TEvent extends EventObject> {
   readonly stats: ExploreStats;
   /** One entry per violated invariant, in the order the options list them. */
   readonly violations: readonly Violation<TContext, TEvent>[];
-  /** Set when `maxStates`, `maxSeconds` or `maxMemory` ended the search early. */
+  /** Set when `maxStates`, `maxSeconds`, `maxMemory` or `signal` ended the search early. */
   readonly bound?: ExploreBound;
   /**
    * Fingerprint mode only: an estimate of the probability that two distinct reachable states

@@ -12,7 +12,7 @@ import { propertyNames } from '../../invariants/index.ts';
 import { variantNames } from '../../machines/variants.ts';
 import { scenarios } from '../../scenarios/index.ts';
 import { expectationFor, structuralPaths } from '../../scenarios/manifest.ts';
-import { type Run, run, usageError } from './runCli.ts';
+import { type Run, run, runInterrupted, usageError } from './runCli.ts';
 
 /** A path to a file in the repository, relative to the working directory (as a user types it). */
 const repoFile = (path: string): string =>
@@ -54,7 +54,10 @@ const resultSchema = z.strictObject({
     ms: z.number().min(0),
   }),
   bound: z
-    .strictObject({ reason: z.enum(['maxStates', 'maxSeconds']), limit: z.number() })
+    .strictObject({
+      reason: z.enum(['maxStates', 'maxSeconds', 'maxMemory', 'interrupted']),
+      limit: z.number(),
+    })
     .optional(),
   properties: z.array(propertySchema).min(1),
   witnesses: z.array(z.object({ name: z.string(), reached: z.boolean() })),
@@ -332,6 +335,44 @@ describe('bounds', () => {
     );
     expect(r.code).toBe(3);
     expect(r.out).toContain('[incomplete] incident × fixed: stopped at --max-seconds 0.000001');
+  });
+
+  it('stops at Ctrl-C with what it explored, skips the checks not started and exits 3', async () => {
+    const r = await runInterrupted(
+      300,
+      'check',
+      '--scenario',
+      'incident-large',
+      '--variant',
+      'fixed',
+      '--variant',
+      'retire-only',
+      '--search',
+      'depth',
+      '--json',
+    );
+    expect(r.code).toBe(3);
+    expect(r.err).toBe('interrupted: 1 check not run\n');
+    const { results } = outcomeSchema.parse(JSON.parse(r.out));
+    expect(results).toHaveLength(1);
+    const [result] = results;
+    expect(result?.status).toBe('incomplete');
+    expect(result?.bound?.reason).toBe('interrupted');
+    expect(result?.bound?.limit).toBeGreaterThan(0);
+    expect(result?.stats.states).toBeGreaterThan(1);
+    expect(result?.properties.every((p) => p.status === 'unknown')).toBe(true);
+    const text = await runInterrupted(
+      200,
+      'check',
+      '--scenario',
+      'incident-large',
+      '--variant',
+      'fixed',
+    );
+    expect(text.code).toBe(3);
+    expect(text.out).toMatch(
+      /\[incomplete\] incident-large × fixed: interrupted after [0-9.]+ m?s; nothing is proven/,
+    );
   });
 
   it('still exits 1 when a violation is found within the state bound', async () => {

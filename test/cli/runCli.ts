@@ -4,6 +4,7 @@
  */
 import { expect } from 'vitest';
 import { main } from '../../src/cli/main.ts';
+import type { Io } from '../../src/cli/resolve.ts';
 
 /** One CLI run's exit code, output, and the progress lines it would draw on a TTY. */
 export interface Run {
@@ -15,6 +16,26 @@ export interface Run {
 
 /** Runs kvcheck in process with uncoloured, captured output and captured progress lines. */
 export async function run(...argv: string[]): Promise<Run> {
+  return runWith({}, ...argv);
+}
+
+/**
+ * `run` that presses Ctrl-C once, `afterMs` milliseconds after the command starts listening
+ * for it (the command sees the interrupt through `Io.onInterrupt`).
+ */
+export async function runInterrupted(afterMs: number, ...argv: string[]): Promise<Run> {
+  return runWith(
+    {
+      onInterrupt: (handler) => {
+        const timer = setTimeout(handler, afterMs);
+        return () => clearTimeout(timer);
+      },
+    },
+    ...argv,
+  );
+}
+
+async function runWith(extra: Pick<Io, 'onInterrupt'>, ...argv: string[]): Promise<Run> {
   const out: string[] = [];
   const err: string[] = [];
   const progress: string[] = [];
@@ -29,6 +50,7 @@ export async function run(...argv: string[]): Promise<Run> {
     progress: (line) => {
       progress.push(line);
     },
+    ...extra,
   });
   return { code, out: out.join(''), err: err.join(''), progress };
 }

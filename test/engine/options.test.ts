@@ -2,7 +2,8 @@
  * `explore`'s options and result fields: exact keys agree with fingerprints, bounds (states,
  * seconds, memory) end in `incomplete` (never `ok`), the first-violation stop keeps traces
  * shortest, the depth-first order finds the same states and (shortened) traces, callbacks see
- * every state and transition, and input reaches the context factory.
+ * every state and transition, input reaches the context factory, an aborted signal ends the
+ * search in `incomplete` (interrupted), and `exploreAsync` finds exactly what `explore` finds.
  */
 import { assign, setup } from 'xstate';
 import { properties } from '../../invariants/index.ts';
@@ -12,7 +13,8 @@ import type { ExternalEvent } from '../../machines/events.ts';
 import { createServingMachine } from '../../machines/servingMachine.ts';
 import { type Variant, variants } from '../../machines/variants.ts';
 import { incident } from '../../scenarios/index.ts';
-import { explore, type Progress } from '../../src/engine/index.ts';
+import { incidentLarge } from '../../scenarios/large.ts';
+import { explore, exploreAsync, type Progress } from '../../src/engine/index.ts';
 import { servingEvents } from '../../src/engine/servingEvents.ts';
 import type { ExploreOptions, StateProjection } from '../../src/engine/types.ts';
 
@@ -73,6 +75,65 @@ describe('explore options', () => {
     const r = run({ maxSeconds: 1e-9, invariants: {}, terminalInvariants: {} });
     expect(r.status).toBe('incomplete');
     expect(r.bound).toEqual({ reason: 'maxSeconds', limit: 1e-9 });
+  });
+
+  it('ends in incomplete once its signal is aborted, with what it explored', () => {
+    const stop = new AbortController();
+    let seen = 0;
+    const r = run({
+      invariants: {},
+      terminalInvariants: {},
+      progressIntervalMs: 0,
+      onProgress: (p) => {
+        seen = p.states;
+        if (p.states >= 200) stop.abort();
+      },
+      signal: stop.signal,
+    });
+    expect(r.status).toBe('incomplete');
+    expect(r.bound?.reason).toBe('interrupted');
+    expect(r.bound?.limit).toBeGreaterThanOrEqual(0);
+    expect(r.stats.states).toBeGreaterThanOrEqual(seen);
+    expect(r.stats.states).toBeLessThan(full.stats.states);
+    const early = new AbortController();
+    early.abort();
+    const none = run({ signal: early.signal, invariants: {}, terminalInvariants: {} });
+    expect(none.status).toBe('incomplete');
+    expect(none.stats.states).toBeLessThan(full.stats.states);
+  });
+
+  it('explores in time slices with exploreAsync, finding exactly what explore finds', async () => {
+    for (const order of ['breadth', 'depth'] as const) {
+      const sync = run({ order });
+      const sliced = await exploreAsync<ServingContext, ExternalEvent>(
+        machine,
+        { events: servingEvents(['a1', 'b1']), invariants, terminalInvariants, order },
+        1,
+      );
+      const { ms: _a, ...syncStats } = sync.stats;
+      const { ms: _b, ...slicedStats } = sliced.stats;
+      expect(slicedStats).toEqual(syncStats);
+      expect(sliced.status).toBe(sync.status);
+      expect(sliced.violations).toEqual(sync.violations);
+    }
+  });
+
+  it('lets a timer interrupt exploreAsync on a space too large to finish', async () => {
+    const large = createServingMachine(
+      incidentLarge,
+      variants.find((v) => v.name === 'fixed') as Variant,
+    );
+    const stop = new AbortController();
+    const timer = setTimeout(() => stop.abort(), 200);
+    const r = await exploreAsync<ServingContext, ExternalEvent>(large, {
+      events: servingEvents(incidentLarge.requests.map((q) => q.id)),
+      order: 'depth',
+      signal: stop.signal,
+    });
+    clearTimeout(timer);
+    expect(r.status).toBe('incomplete');
+    expect(r.bound?.reason).toBe('interrupted');
+    expect(r.stats.states).toBeGreaterThan(1);
   });
 
   it('ends in incomplete at maxMemory, with what it explored', () => {
