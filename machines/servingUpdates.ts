@@ -20,15 +20,38 @@ function withRequest(
   return { ...ctx, requests: { ...ctx.requests, [rid]: update(current) } };
 }
 
-function readKey(r: KvRead): string {
-  return `${r.node}:${String(r.page).padStart(6, '0')}:${r.writer ?? ''}`;
+/** The read set's order: by node, then page, then writer (nobody first). */
+function compareReads(a: KvRead, b: KvRead): number {
+  if (a.node !== b.node) return a.node < b.node ? -1 : 1;
+  if (a.page !== b.page) return a.page - b.page;
+  const wa = a.writer ?? '';
+  const wb = b.writer ?? '';
+  return wa < wb ? -1 : wa > wb ? 1 : 0;
 }
 
-/** Adds reads to a request's ghost read set, keeping it deduplicated and sorted. */
-export function recordReads(existing: readonly KvRead[], added: readonly KvRead[]): KvRead[] {
-  const byKey = new Map<string, KvRead>();
-  for (const r of [...existing, ...added]) byKey.set(readKey(r), r);
-  return [...byKey.keys()].sort().map((k) => byKey.get(k) as KvRead);
+/**
+ * Adds reads to a request's ghost read set, keeping it deduplicated and sorted (of equal reads,
+ * the last given is kept). Returns `existing` itself when nothing is new, so that an unchanged
+ * set stays the same object.
+ */
+export function recordReads(
+  existing: readonly KvRead[],
+  added: readonly KvRead[],
+): readonly KvRead[] {
+  // A stable sort keeps equal reads in the order given; each replaces the one before it.
+  const all = [...existing, ...added].sort(compareReads);
+  const out: KvRead[] = [];
+  for (const r of all) {
+    const last = out[out.length - 1];
+    if (last !== undefined && compareReads(last, r) === 0) out[out.length - 1] = r;
+    else out.push(r);
+  }
+  const same = out.length === existing.length && out.every((r, i) => sameRead(r, existing[i]));
+  return same ? existing : out;
+}
+
+function sameRead(a: KvRead, b: KvRead | undefined): boolean {
+  return b !== undefined && compareReads(a, b) === 0;
 }
 
 /** Intake accepted on `side`: the request will compute or hold KV for `len` tokens. */

@@ -95,7 +95,10 @@ function kidHint(kids: readonly (HashNode | null)[], i: number, v: object): Hash
 
 /**
  * Objects of primitives with fewer entries than this are not kept in their parent's tree: they
- * are cheap to hash again, and keeping them tripled the memory of each queued state.
+ * are cheap to hash again, and keeping them tripled the memory of each queued state (and made
+ * hashing slower: the node allocations cost more than they saved). An object with an object
+ * entry is always kept, even when that entry is not, so that an unchanged record of small
+ * arrays (a page pool) is reused whole instead of hashed again with every parent.
  */
 const retainedLeafSize = 16;
 
@@ -225,7 +228,7 @@ export class StructuralHasher {
   }
 
   /**
-   * The node of object `v`. With `scratchOk`, a small object of primitives (one that its
+   * The node of object `v`. With `scratchOk`, a small object of primitives only (one that its
    * parent's tree does not keep) gets the shared scratch node, valid until the next call.
    */
   private node(v: object, hint: HashNode | null, scratchOk: boolean): HashNode {
@@ -236,13 +239,18 @@ export class StructuralHasher {
     this.b = 0x1b873593;
     // Most objects hold primitives only: the row of kids is built on the first object entry.
     let kids: (HashNode | null)[] | null = null;
+    // Whether some entry is an object: such a node is kept even when its entries are not, so
+    // that an unchanged pool of small arrays is not hashed again.
+    let nested = false;
     let keys: readonly string[] | null = null;
     let keysA = 0;
     let keysB = 0;
     if (Array.isArray(v)) {
       this.word(T_ARR, v.length);
       for (let i = 0; i < v.length; i++) {
-        const kid = this.add(v[i], hint, i);
+        const x = v[i];
+        if (typeof x === 'object' && x !== null) nested = true;
+        const kid = this.add(x, hint, i);
         if (kid === null) continue;
         kids = kids ?? new Array<HashNode | null>(v.length).fill(null);
         kids[i] = kid;
@@ -259,6 +267,7 @@ export class StructuralHasher {
           skipped = true;
           continue;
         }
+        if (typeof x === 'object' && x !== null) nested = true;
         const kid = this.add(x, hint, at);
         if (kid !== null) {
           kids = kids ?? new Array<HashNode | null>(vals.length).fill(null);
@@ -281,8 +290,8 @@ export class StructuralHasher {
         for (let i = 0; i < ks.length; i++) {
           if (!skippedByJson(vals[i])) this.tagged(T_KEY, ks[i] as string);
         }
-        keysA = fmix32(this.a);
-        keysB = fmix32(this.b);
+        keysA = fmix32(this.a) | 0;
+        keysB = fmix32(this.b) | 0;
         keys = skipped ? null : ks;
         this.a = saveValuesA;
         this.b = saveValuesB;
@@ -291,12 +300,13 @@ export class StructuralHasher {
       this.a = mixA(this.a, keysA ^ (saltA[T_KEY] as number));
       this.b = mixB(this.b, keysB ^ (saltB[T_KEY] as number));
     }
-    const a = fmix32(this.a);
-    const b = fmix32(this.b);
+    // Kept as int32, not uint32: a field that holds values past 2^31 is a boxed double.
+    const a = fmix32(this.a) | 0;
+    const b = fmix32(this.b) | 0;
     this.a = saveA;
     this.b = saveB;
     const size = Array.isArray(v) ? v.length : (keys?.length ?? 0);
-    if (kids === null && scratchOk && size < retainedLeafSize) {
+    if (!nested && scratchOk && size < retainedLeafSize) {
       const scratch = this.scratch;
       scratch.a = a;
       scratch.b = b;
