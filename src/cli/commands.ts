@@ -242,7 +242,7 @@ export async function runAll(io: Io, outDir: string, version: string): Promise<n
   const args: ScenarioArgs = new Map();
   io.out('kvcheck: every built-in scenario under every built-in variant\n\n');
   io.out(`${renderVerdictTable(results, io.colour, expectedLabel)}\n\n`);
-  io.out(renderResults(results, args, io.colour, { table: false }));
+  io.out(renderResults(results, args, io.colour, { table: false, storage: false }));
   io.out('\nStructural path check (scenario-independent): rejected state → decoding state\n\n');
   const reports = variants.map((v) => findPaths(v));
   io.out(`${reports.map(renderPaths).join('\n\n')}\n\n`);

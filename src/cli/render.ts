@@ -177,16 +177,37 @@ export function renderWitnesses(r: ScenarioResult, colour: boolean): string {
   return lines.join('\n');
 }
 
-/** The full human report of a set of results (the verdict table first unless `table: false`). */
+/**
+ * The fast engine's line on how it stored states, as TLC reports it: in fingerprint mode, the
+ * bytes per state and the estimated probability that two distinct states shared a 64-bit
+ * fingerprint (so that one was never explored); with `--exact`, that keys were stored in full.
+ * Null for the reference engine.
+ */
+export function renderStorage(r: ScenarioResult): string | null {
+  const e = r.engine;
+  if (e?.name !== 'fast') return null;
+  const bytes = e.bytesPerState === undefined ? '' : `, ${e.bytesPerState} bytes/state`;
+  if (e.exact) return `  states stored as full keys${bytes}: no fingerprint collision possible`;
+  const p = e.collisionProbability ?? 0;
+  const shown = p === 0 ? '0' : p.toExponential(1);
+  return `  states stored as 64-bit fingerprints${bytes}; probability of a collision ${shown} (--exact stores full keys)`;
+}
+
+/**
+ * The full human report of a set of results (the verdict table first unless `table: false`;
+ * each fast-engine result's storage line unless `storage: false`).
+ */
 export function renderResults(
   results: readonly ScenarioResult[],
   args: ScenarioArgs,
   colour: boolean,
-  options: { readonly table?: boolean } = {},
+  options: { readonly table?: boolean; readonly storage?: boolean } = {},
 ): string {
   const parts = options.table === false ? [] : [renderVerdictTable(results, colour), ''];
   for (const r of results) {
     parts.push(renderSummaryLine(r, colour), renderWitnesses(r, colour));
+    const storage = options.storage === false ? null : renderStorage(r);
+    if (storage !== null) parts.push(storage);
     for (const p of r.properties) {
       if (p.status === 'violated') parts.push('', renderViolation(r, p, args, colour));
     }

@@ -337,6 +337,27 @@ describe('bounds', () => {
     expect(r.out).toContain('[incomplete] incident × fixed: stopped at --max-seconds 0.000001');
   });
 
+  it('says how the fast engine stored states: fingerprints with the collision estimate, or full keys', async () => {
+    const fingerprints = await run('check', '--scenario', 'happy', '--variant', 'fixed');
+    expect(fingerprints.out).toContain(
+      '  states stored as 64-bit fingerprints, 46.5 bytes/state; probability of a collision 1.2e-13 (--exact stores full keys)\n',
+    );
+    const exact = await run('check', '--scenario', 'happy', '--variant', 'fixed', '--exact');
+    expect(exact.out).toMatch(
+      /\n {2}states stored as full keys, [0-9.]+ bytes\/state: no fingerprint collision possible\n/,
+    );
+    const reference = await run(
+      'check',
+      '--scenario',
+      'happy',
+      '--variant',
+      'fixed',
+      '--engine',
+      'graph',
+    );
+    expect(reference.out).not.toContain('states stored as');
+  });
+
   it('stops at Ctrl-C with what it explored, skips the checks not started and exits 3', async () => {
     const r = await runInterrupted(
       300,
