@@ -54,13 +54,13 @@ describe('the kvcheck package entry point', () => {
         },
       },
     });
-    const result = explore<{ n: number }, { type: 'INC' }>(counter, {
+    const result = explore(counter, {
       events: [{ type: 'INC' }],
       invariants: { capped: (s) => s.context.n <= 3 },
     });
     expect(result.status).toBe('ok');
     expect(result.stats.states).toBe(4);
-    const broken = explore<{ n: number }, { type: 'INC' }>(counter, {
+    const broken = explore(counter, {
       events: [{ type: 'INC' }],
       invariants: { belowTwo: (s) => s.context.n < 2 },
     });

@@ -7,7 +7,7 @@
  * keys); counterexamples are shortest and rebuilt by replay. `exploreAsync` is the same search
  * in time slices, so that it can be interrupted.
  */
-import type { AnyStateMachine, EventObject } from 'xstate';
+import type { AnyStateMachine, ContextFrom, EventFromLogic, EventObject } from 'xstate';
 import { type CompiledMachine, compileMachine } from './compiledMachine.ts';
 import type { EngineState } from './configView.ts';
 import { collisionProbability } from './fingerprint.ts';
@@ -132,6 +132,15 @@ function* exploring<TContext, TEvent extends EventObject>(
  * Throws `UnsupportedFeatureError` (`unsupported: <feature> at #<state id>`) for a machine
  * outside the subset (see `index.ts`), and whatever a guard or action throws.
  */
+export function explore<TMachine extends AnyStateMachine>(
+  machine: TMachine,
+  options?: ExploreOptions<ContextFrom<TMachine>, EventFromLogic<TMachine>>,
+): ExploreResult<ContextFrom<TMachine>, EventFromLogic<TMachine>>;
+/** `explore` with the context and event types given explicitly. */
+export function explore<TContext, TEvent extends EventObject>(
+  machine: AnyStateMachine,
+  options?: ExploreOptions<TContext, TEvent>,
+): ExploreResult<TContext, TEvent>;
 export function explore<TContext, TEvent extends EventObject>(
   machine: AnyStateMachine,
   options: ExploreOptions<TContext, TEvent> = {},
@@ -149,6 +158,17 @@ export function explore<TContext, TEvent extends EventObject>(
  * `options.signal` from one to stop it with what it has explored. Same states, counts, verdicts
  * and traces as `explore`; rejects where `explore` throws.
  */
+export function exploreAsync<TMachine extends AnyStateMachine>(
+  machine: TMachine,
+  options?: ExploreOptions<ContextFrom<TMachine>, EventFromLogic<TMachine>>,
+  sliceMs?: number,
+): Promise<ExploreResult<ContextFrom<TMachine>, EventFromLogic<TMachine>>>;
+/** `exploreAsync` with the context and event types given explicitly. */
+export function exploreAsync<TContext, TEvent extends EventObject>(
+  machine: AnyStateMachine,
+  options?: ExploreOptions<TContext, TEvent>,
+  sliceMs?: number,
+): Promise<ExploreResult<TContext, TEvent>>;
 export async function exploreAsync<TContext, TEvent extends EventObject>(
   machine: AnyStateMachine,
   options: ExploreOptions<TContext, TEvent> = {},
