@@ -81,6 +81,10 @@ function program(io: Io, setCode: (code: number) => void, argvText: string): Com
       'fast engine: breadth first (default) or depth first, which holds a path, not a level',
     )
     .option('--deployment <file>', 'deployment file: check its abstract scenarios (see lint)')
+    .addHelpText(
+      'after',
+      '\nCtrl-C stops the fast engine with what it explored (verdict incomplete, exit 3); a second\nCtrl-C ends the process.',
+    )
     .action(async (opts) => setCode(await runCheck(opts, io)));
   cli
     .command('lint')

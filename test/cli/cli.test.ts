@@ -766,6 +766,7 @@ describe('list, version and usage', () => {
     for (const o of ['--scenario', '--config', '--variant', '--invariant', '--max-states']) {
       expect(check.out).toContain(o);
     }
+    expect(check.out).toContain('Ctrl-C stops the fast engine with what it explored');
   });
 });
 
