@@ -6,6 +6,7 @@
  *   states along the current path and their unexpanded siblings are held, not a whole level.
  * Both mark a state visited when it is discovered, keep a store with parent and event per
  * state, check terminal invariants where no offered event is enabled, and honour the bounds.
+ * `advance` runs for a slice of time and can be called again (`exploreAsync`).
  */
 import type { EventObject } from 'xstate';
 import type { CompiledMachine } from './compiledMachine.ts';
@@ -41,7 +42,8 @@ function checks<C>(spec: Readonly<Record<string, Invariant<C>>> | undefined): Ch
   return Object.entries(spec ?? {}).map(([name, holds]) => ({ name, holds, at: -1 }));
 }
 
-/** One run of the search; `run()` fills the public fields. */
+/** One run of the search; `start()`, then `advance()` until it returns true, fills the public
+ * fields. */
 export class Search<C, E extends EventObject> {
   readonly interp: Interpreter;
   readonly views: ViewCache;
@@ -98,12 +100,6 @@ export class Search<C, E extends EventObject> {
         ? state.view
         : this.views.of(this.m.flagsFromValue(rep.value), state.view.done);
     return { view, context: rep.context };
-  }
-
-  /** Runs the search from `initial`, in `options.order`, to its end. */
-  run(initial: EngineState): void {
-    this.start(initial);
-    this.advance(Number.POSITIVE_INFINITY);
   }
 
   /** Stores and checks the initial state; `advance` then expands from it. */
