@@ -5,7 +5,9 @@
  * the guards. The plan has XState's shape: a node's own candidates are tried only when none of
  * its planned descendants selected a transition; the children of a parallel node are all tried,
  * in the order of the state value. A node without candidates of its own is transparent, so its
- * children's plans are inlined into its parent's.
+ * children's plans are inlined into its parent's. Plans are interned per machine: equal plans
+ * (the same node, candidates and planned descendants) are one object, shared by every
+ * configuration that has them, so that a view's plans cost a map entry each.
  */
 import type { EventObject } from 'xstate';
 import type { Moment } from './behaviour.ts';
@@ -19,10 +21,36 @@ import {
 
 /** The selection work left for one configuration and event type. */
 export interface Plan {
+  /** Unique per interned plan of a machine. */
+  readonly id: number;
   /** Planned descendants, all evaluated, in order. */
   readonly kids: readonly Plan[];
   /** This node's candidates, tried in order when no descendant selected anything. */
   readonly own: readonly CompiledTransition[] | null;
+}
+
+/** A machine's interned plans, by event type, node and the ids of the planned descendants. */
+const interned = new WeakMap<CompiledMachine, Map<string, Plan>>();
+
+function internPlan(
+  m: CompiledMachine,
+  type: string,
+  n: number,
+  kids: Plan[],
+  own: readonly CompiledTransition[] | null,
+): Plan {
+  let plans = interned.get(m);
+  if (plans === undefined) {
+    plans = new Map();
+    interned.set(m, plans);
+  }
+  const key = `${type}\u0000${n}:${kids.map((k) => k.id).join(',')}`;
+  let plan = plans.get(key);
+  if (plan === undefined) {
+    plan = { id: plans.size, kids, own };
+    plans.set(key, plan);
+  }
+  return plan;
 }
 
 function pushPlan(kids: Plan[], p: Plan | null): void {
@@ -33,6 +61,7 @@ function pushPlan(kids: Plan[], p: Plan | null): void {
 
 function planAt(
   m: CompiledMachine,
+  type: string,
   n: number,
   table: EventTypeTable,
   flags: Uint8Array,
@@ -43,17 +72,18 @@ function planAt(
   const kind = m.kind[n];
   if (kind === COMPOUND) {
     const c = m.activeChild(flags, n);
-    if (c !== -1) pushPlan(kids, planAt(m, c, table, flags, done));
+    if (c !== -1) pushPlan(kids, planAt(m, type, c, table, flags, done));
   } else if (kind === PARALLEL) {
     const cs = m.children[n] as readonly number[];
     for (let i = 0; i < cs.length; i++) {
-      pushPlan(kids, planAt(m, cs[done ? cs.length - 1 - i : i] as number, table, flags, done));
+      const c = cs[done ? cs.length - 1 - i : i] as number;
+      pushPlan(kids, planAt(m, type, c, table, flags, done));
     }
   }
   const own = table.candidates[n] ?? null;
   if (own === null && kids.length === 0) return null;
   if (own === null && kids.length === 1) return kids[0] as Plan;
-  return { kids, own };
+  return internPlan(m, type, n, kids, own);
 }
 
 /** The plan for `eventType` in the configuration `flags` (null: nothing can be selected). */
@@ -63,7 +93,7 @@ export function buildPlan(
   flags: Uint8Array,
   done: boolean,
 ): Plan | null {
-  return planAt(m, 0, m.table(eventType), flags, done);
+  return planAt(m, eventType, 0, m.table(eventType), flags, done);
 }
 
 /** Evaluates `plan` against `context` and `event`, appending selected transitions to `out`. */
