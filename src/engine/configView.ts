@@ -43,12 +43,25 @@ export interface EngineState {
   readonly context: unknown;
 }
 
-function deepFreeze<T>(v: T): T {
-  if (v && typeof v === 'object') {
-    for (const inner of Object.values(v)) deepFreeze(inner);
-    Object.freeze(v);
+/**
+ * `v` frozen, with every object below its root replaced by the equal (same JSON text) object
+ * `seen` already holds, if any: the state values of configurations share their equal parts (one
+ * request's regions, say) instead of each holding a copy.
+ */
+function internValue(v: StateValue, seen: Map<string, StateValue>, root = true): StateValue {
+  if (typeof v !== 'object' || v === null) return v;
+  const out: Record<string, StateValue> = {};
+  for (const [k, inner] of Object.entries(v)) {
+    out[k] = internValue(inner as StateValue, seen, false);
   }
-  return v;
+  // The whole value is new with its configuration: only its parts are worth sharing.
+  if (root) return Object.freeze(out);
+  const key = JSON.stringify(out);
+  const known = seen.get(key);
+  if (known !== undefined) return known;
+  Object.freeze(out);
+  seen.set(key, out);
+  return out;
 }
 
 function configKey(flags: Uint8Array, done: boolean): string {
@@ -69,6 +82,8 @@ export class ViewCache {
   readonly doneWord: number;
   private readonly buckets = new Map<number, ConfigView | ConfigView[]>();
   private count = 0;
+  /** The state values and their parts built so far, by JSON text (see `internValue`). */
+  private readonly values = new Map<string, StateValue>();
 
   constructor(private readonly m: CompiledMachine) {
     let seed = 0x2545f491;
@@ -129,7 +144,7 @@ export class ViewCache {
       zobrist,
       key,
       hash: hashString(key, 0x1b873593, 0xcc9e2d51),
-      value: deepFreeze(this.m.stateValueOf(flags, done)),
+      value: internValue(this.m.stateValueOf(flags, done), this.values),
       nodes,
       ownTypes: [...ownTypes],
       tags,
