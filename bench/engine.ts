@@ -324,8 +324,8 @@ export function engineBench(json: boolean, quick: boolean, largeSeconds = 300): 
 
 /**
  * `--large-seconds N` from the command line: a bound on each `incident-large` run (default 300);
- * `--large-seconds none` runs them unbounded (an exhaustive check of `fixed`, which took more
- * than 113 minutes on one core without finishing; see the README).
+ * `--large-seconds none` runs them unbounded (an exhaustive check of `fixed`, which takes about
+ * 110 minutes on one core; see the README).
  */
 export function largeSecondsArg(argv: readonly string[]): number {
   const at = argv.indexOf('--large-seconds');

@@ -3,6 +3,7 @@
  * exporter consumes. Nothing in it refers to XState objects.
  */
 import { type Witness, witnesses } from '../../invariants/index.ts';
+import type { ExploreBound } from '../engine/types.ts';
 
 /** A run's verdict: `incomplete` whenever a bound stopped the search before a violation. */
 export type Verdict = 'ok' | 'violation' | 'incomplete';
@@ -108,15 +109,9 @@ export interface LifecycleMove {
   readonly after: Readonly<Record<string, string>>;
 }
 
-/** Why a search stopped early. */
-export interface Bound {
-  /**
-   * `maxMemory`'s limit is in MiB of V8 heap in use; `interrupted` (Ctrl-C, or an aborted
-   * `signal`) gives the seconds the search had run.
-   */
-  readonly reason: 'maxStates' | 'maxSeconds' | 'maxMemory' | 'interrupted';
-  readonly limit: number;
-}
+/** Why a search stopped early: the fast engine's `ExploreBound`, which the reference engine
+ * reports too (`maxStates` or `maxSeconds`). */
+export type Bound = ExploreBound;
 
 /** Which engine produced a result, and its own figures. */
 export interface EngineInfo {

@@ -154,8 +154,9 @@ const scenarioKeys = Object.keys(scenarioShape);
  * plain words (`must be an integer >= 1`), defaults filled in (`description: ""`, `reserve: 5`,
  * `transferFaults: false`, `prefillChunks: 1`, `clientAborts: false`, `witnesses: []`), and the
  * cross-field checks: request ids are unique and each pool holds at least one page
- * (`prefillPoolTokens` and `decodePoolTokens` >= `pageSize`), and a fault bound (`maxTransferFaults`, `maxClientAborts`) comes with its
- * fault. Its output is a `Scenario`. Use `parseScenario` for the file-level message.
+ * (`prefillPoolTokens` and `decodePoolTokens` >= `pageSize`), and a fault bound
+ * (`maxTransferFaults`, `maxClientAborts`) comes with its fault. Its output is a `Scenario`.
+ * Use `parseScenario` for the file-level message.
  */
 export const scenarioSchema = z
   .strictObject(scenarioShape, mappingError(scenarioKeys, 'must be a mapping of scenario fields'))

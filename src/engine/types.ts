@@ -182,8 +182,8 @@ export interface Violation<TContext, TEvent extends EventObject> {
 /** What stopped a bounded search. */
 export interface ExploreBound {
   /**
-   * `maxMemory`'s limit is in MiB; `interrupted` (the `signal` was aborted) gives the seconds
-   * the search had run.
+   * `maxMemory`'s limit is in MiB of V8 heap in use; `interrupted` (the `signal` was aborted:
+   * Ctrl-C in the CLI) gives the seconds the search had run.
    */
   readonly reason: 'maxStates' | 'maxSeconds' | 'maxMemory' | 'interrupted';
   readonly limit: number;
