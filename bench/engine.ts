@@ -1,7 +1,7 @@
 /**
  * The fast engine (`src/engine`) against `xstate/graph`'s `getAdjacencyMap` with its defaults
- * (`reference.ts`) and against kvcheck's reference engine (`exploreScenario`: `getAdjacencyMap`
- * with kvcheck's compact options), on the same machines in the same run. Each timing is the best
+ * (`reference.ts`) and against kvcheck's reference engine (`check` with `engine: 'graph'`:
+ * `getAdjacencyMap` with kvcheck's events), on the same machines in the same run. Each timing is the best
  * of several runs (the first runs pay for JIT compilation); numbers compare within one run only.
  * Run through `bench/index.ts` (`npm run bench [-- --json] [-- --quick]`), or alone with
  * `npx tsx bench/engine.ts [--json] [--quick]`.
@@ -26,7 +26,7 @@ import { createServingMachine } from '../machines/servingMachine.ts';
 import { type Variant, variantNamed, variants } from '../machines/variants.ts';
 import { band, incident, scenarios } from '../scenarios/index.ts';
 import { incidentLarge } from '../scenarios/large.ts';
-import { exploreScenario } from '../src/checker/stateGraph.ts';
+import { check } from '../src/checker/check.ts';
 import { explore } from '../src/engine/index.ts';
 import { servingEvents } from '../src/engine/servingEvents.ts';
 import { servingOrbitSize, servingSymmetry } from '../src/engine/servingSymmetry.ts';
@@ -183,11 +183,11 @@ export function engineBench(json: boolean, quick: boolean, largeSeconds = 300): 
     const small = s.requests.length <= 2;
     const base = best(small && !quick ? 3 : 1, () => xstateGraphDefaults(s, v, prefix));
     const ref = best(small && !quick ? 3 : 1, () =>
-      exploreScenario(s, v, { maxStates: prefix ?? Number.POSITIVE_INFINITY }),
+      check(s, v, { engine: 'graph', ...(prefix === undefined ? {} : { maxStates: prefix }) }),
     );
     const refStats = {
-      states: ref.value.states.length,
-      transitions: ref.value.edges.reduce((k, e) => k + e.length, 0),
+      states: ref.value.stats.states,
+      transitions: ref.value.stats.transitions,
     };
     const bound = prefix === undefined ? {} : { maxStates: refStats.states };
     const bare = best(quick ? 2 : 7, fast(c, bound));

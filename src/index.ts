@@ -1,11 +1,12 @@
 /**
- * kvcheck's library entry point: build a scenario, pick a variant, check it, read the Outcome;
- * or explore any XState v5 machine inside the fast engine's subset with `explore` (see
- * `engine/index.ts`; its trace step type is exported here as `ExploreTraceStep`).
+ * kvcheck's library entry point: build a scenario, pick a variant, `check` it (or `checkAsync`,
+ * which can be interrupted), read the Outcome; or explore any XState v5 machine with `explore`
+ * (the fast engine, inside its subset; see `engine/index.ts`) or `exploreReference` (the same
+ * contract over `xstate/graph`). The engine's trace step type is exported as `ExploreTraceStep`.
  *
  * ```ts
- * import { checkScenario, findScenario, findVariant } from 'kvcheck';
- * const result = checkScenario(findScenario('incident')!, findVariant('fixed')!);
+ * import { check, findScenario, findVariant } from 'kvcheck';
+ * const result = check(findScenario('incident')!, findVariant('fixed')!);
  * expect(result.status).toBe('ok');
  * ```
  */
@@ -29,28 +30,19 @@ export {
   type CatalogueVerdict,
   runCatalogue,
 } from './catalogue/run.ts';
+export { check, checkAsync } from './checker/check.ts';
 export {
-  check,
-  checkAsync,
-  type EngineCheckOptions,
+  type CheckOptions,
+  checkDefaults,
   type EngineName,
   engineNames,
-} from './checker/check.ts';
-export {
-  checkScenarioFast,
-  checkScenarioFastAsync,
-  type FastCheckOptions,
-} from './checker/checkFast.ts';
-export { type CheckOptions, checkMachine, checkScenario } from './checker/checkScenario.ts';
+  type ResolvedCheckOptions,
+  resolveCheckOptions,
+  type SearchOrder,
+  searchOrders,
+} from './checker/checkOptions.ts';
 export type * from './checker/outcome.ts';
 export { overallVerdict } from './checker/outcome.ts';
-export {
-  defaultMaxStates,
-  type ExploreLimits,
-  exploreMachine,
-  exploreScenario,
-  type StateGraph,
-} from './checker/stateGraph.ts';
 export * from './deployment/index.ts';
 export {
   collisionProbability,
@@ -61,6 +53,7 @@ export {
   type ExploreStats,
   explore,
   exploreAsync,
+  exploreReference,
   type Invariant,
   type Progress,
   type SnapshotLike,

@@ -4,7 +4,8 @@
  * passes only when every entry is caught and `fixed` holds every property on every scenario.
  */
 import type { Scenario } from '../../machines/scenario.ts';
-import { check, type EngineName } from '../checker/check.ts';
+import { check } from '../checker/check.ts';
+import type { EngineName } from '../checker/checkOptions.ts';
 import type { ScenarioResult, Verdict } from '../checker/outcome.ts';
 import type { CatalogueEntry } from './entry.ts';
 import { fixedVariant } from './faultVariant.ts';

@@ -1,53 +1,134 @@
 /**
- * One entry point for both engines: `fast` (the default: `src/engine`, checked for agreement
- * with the reference on every built-in scenario) and `graph` (the reference: `xstate/graph`).
- * Both return the same `ScenarioResult`.
+ * The check: one scenario under one variant, on either engine, through one contract. The engine
+ * (`explore`, or `exploreReference` over `xstate/graph`) takes the serving adapter's options
+ * (the events to offer, the symmetry of interchangeable requests, the properties as invariants)
+ * and returns an `ExploreResult`; `scenarioResult` turns that into the Outcome's
+ * `ScenarioResult`. Nothing else builds a result.
  */
+import { properties } from '../../invariants/index.ts';
+import type { Property } from '../../invariants/property.ts';
+import type { ServingContext } from '../../machines/context.ts';
+import type { ExternalEvent } from '../../machines/events.ts';
 import type { Scenario } from '../../machines/scenario.ts';
+import { createServingMachine } from '../../machines/servingMachine.ts';
 import type { Variant } from '../../machines/variants.ts';
-import { checkScenarioFast, checkScenarioFastAsync, type FastCheckOptions } from './checkFast.ts';
-import { checkScenario } from './checkScenario.ts';
+import {
+  type ExploreOptions,
+  type ExploreResult,
+  explore,
+  exploreAsync,
+  exploreReference,
+  type StateProjection,
+} from '../engine/index.ts';
+import { servingEvents } from '../engine/servingEvents.ts';
+import { servingOrbitSize, servingSymmetry } from '../engine/servingSymmetry.ts';
+import {
+  type CheckOptions,
+  type ResolvedCheckOptions,
+  resolveCheckOptions,
+} from './checkOptions.ts';
 import type { ScenarioResult } from './outcome.ts';
+import { plainState, ResultRecorder, scenarioResult } from './scenarioResult.ts';
 
-/** The exploration engines. */
-export const engineNames = ['fast', 'graph'] as const;
+type ServingExplore = ExploreOptions<ServingContext, ExternalEvent>;
 
-/** An exploration engine's name. */
-export type EngineName = (typeof engineNames)[number];
+/** The selected properties, by name, in registry order; throws on an unknown name. */
+function selectedProperties(names: readonly string[] | undefined): [string, Property][] {
+  return (names ?? Object.keys(properties)).map((name) => {
+    const prop = properties[name];
+    if (!prop) throw new Error(`unknown property ${name}`);
+    return [name, prop];
+  });
+}
 
-/** Options of `check`: the engine, and what it accepts. */
-export interface EngineCheckOptions extends FastCheckOptions {
-  /** @default 'fast' */
-  readonly engine?: EngineName;
+/** A check set up for an engine: its machine, the engine's options and the recorder. */
+interface PreparedCheck {
+  readonly options: ResolvedCheckOptions;
+  readonly explore: ServingExplore;
+  readonly recorder: ResultRecorder;
+  readonly finish: (result: ExploreResult<ServingContext, ExternalEvent>) => ScenarioResult;
+}
+
+function prepare(scenario: Scenario, variant: Variant, given: CheckOptions): PreparedCheck {
+  const options = resolveCheckOptions(given);
+  const selected = selectedProperties(options.properties);
+  const rids = scenario.requests.map((r) => r.id);
+  const invariants = (kind: Property['kind']) =>
+    Object.fromEntries(
+      selected
+        .filter(([, p]) => p.kind === kind)
+        .map(([name, p]) => [name, (s: StateProjection<ServingContext>) => p(plainState(s))]),
+    );
+  // Coverage follows one request's moves; a symmetry representative renames requests.
+  const recorder = new ResultRecorder(rids, !options.symmetry);
+  const fast = options.engine === 'fast';
+  const exploreOptions: ServingExplore = {
+    events: servingEvents(rids),
+    invariants: invariants('state'),
+    terminalInvariants: invariants('terminal'),
+    ...(Number.isFinite(options.maxStates) ? { maxStates: options.maxStates } : {}),
+    ...(Number.isFinite(options.maxSeconds) ? { maxSeconds: options.maxSeconds } : {}),
+    ...(fast && Number.isFinite(options.maxMemory) ? { maxMemory: options.maxMemory } : {}),
+    ...(fast && options.signal ? { signal: options.signal } : {}),
+    ...(fast && options.exact ? { exact: true } : {}),
+    ...(fast && options.order === 'depth' ? { order: 'depth' as const } : {}),
+    ...(fast && options.symmetry
+      ? { symmetry: servingSymmetry(scenario), orbitSize: servingOrbitSize(scenario) }
+      : {}),
+    ...(fast && options.onProgress ? { onProgress: options.onProgress } : {}),
+    onState: (s, index) => recorder.state(s, index),
+    ...(recorder.coverage
+      ? { onTransition: (from: number, e: ExternalEvent, to: number) => recorder.move(from, e, to) }
+      : {}),
+  };
+  const finish = (result: ExploreResult<ServingContext, ExternalEvent>) =>
+    scenarioResult({ scenario, variant: variant.name, options, selected, recorder, result });
+  return { options, explore: exploreOptions, recorder, finish };
+}
+
+function machineFor(scenario: Scenario, variant: Variant, options: CheckOptions) {
+  return options.machine ?? createServingMachine(scenario, variant);
 }
 
 /**
- * Checks `scenario` under `variant` with the chosen engine. Symmetry reduction and fingerprint
- * storage are the fast engine's; the reference engine refuses neither but ignores both.
+ * Checks `scenario` under `variant`: explores every reachable state with the chosen engine
+ * (`options.engine`, fast by default), evaluates every selected property (state properties on
+ * every state, terminal ones where nothing can move) and every witness, and returns one
+ * `ScenarioResult` with the shortest counterexample of each violated property. Defaults are
+ * `checkDefaults`: unbounded, so the verdict is `ok` or `violation` unless a bound you set
+ * stops the search (`incomplete`). Throws on an unknown property name and on fast-engine
+ * options given to the reference engine.
  */
 export function check(
   scenario: Scenario,
   variant: Variant,
-  options: EngineCheckOptions = {},
+  options: CheckOptions = {},
 ): ScenarioResult {
-  const { engine = 'fast', ...rest } = options;
-  return engine === 'fast'
-    ? checkScenarioFast(scenario, variant, rest)
-    : checkScenario(scenario, variant, rest);
+  const run = prepare(scenario, variant, options);
+  const machine = machineFor(scenario, variant, options);
+  return run.finish(
+    run.options.engine === 'fast'
+      ? explore<ServingContext, ExternalEvent>(machine, run.explore)
+      : exploreReference<ServingContext, ExternalEvent>(machine, run.explore),
+  );
 }
 
 /**
- * `check` for a caller that can wait: the fast engine runs in time slices
- * (`checkScenarioFastAsync`), so that aborting `options.signal` (on Ctrl-C, say) stops it with
- * what it explored; the reference engine runs to its end as `check` does, ignoring the signal.
+ * `check` for a caller that can wait: the fast engine runs in time slices, so that aborting
+ * `options.signal` (on Ctrl-C, say) stops it with what it explored (`incomplete`, bound
+ * `interrupted`); the reference engine runs to its end as `check` does. Same result as `check`
+ * otherwise.
  */
 export async function checkAsync(
   scenario: Scenario,
   variant: Variant,
-  options: EngineCheckOptions = {},
+  options: CheckOptions = {},
 ): Promise<ScenarioResult> {
-  const { engine = 'fast', ...rest } = options;
-  return engine === 'fast'
-    ? checkScenarioFastAsync(scenario, variant, rest)
-    : checkScenario(scenario, variant, rest);
+  const run = prepare(scenario, variant, options);
+  const machine = machineFor(scenario, variant, options);
+  return run.finish(
+    run.options.engine === 'fast'
+      ? await exploreAsync<ServingContext, ExternalEvent>(machine, run.explore)
+      : exploreReference<ServingContext, ExternalEvent>(machine, run.explore),
+  );
 }

@@ -1,26 +1,27 @@
 /**
- * Exploration with the reference engine: `getAdjacencyMap` from `xstate/graph`, offered only the
- * events the active states handle, keyed by a compact state key, and stopped by a state or time
- * bound. The result is a plain state graph with every vertex's successors by index.
+ * The explored state space as a graph, for drawing it (`kvcheck state-space`) and for tests
+ * that walk it: every distinct state by index, its enabled transitions, and the graph
+ * algorithms the drawing needs (terminal vertices, violating vertices, a shortest path). It is
+ * recorded through the engine contract's callbacks, so either engine can build it.
  */
-
+import type { Property } from '../../invariants/property.ts';
 import type { ServingState } from '../../invariants/vocabulary.ts';
+import type { ServingContext } from '../../machines/context.ts';
 import type { ExternalEvent } from '../../machines/events.ts';
 import type { Scenario } from '../../machines/scenario.ts';
-import { createServingMachine, type ServingMachine } from '../../machines/servingMachine.ts';
+import { createServingMachine } from '../../machines/servingMachine.ts';
 import type { Variant } from '../../machines/variants.ts';
+import {
+  type BreadthFirstTree,
+  breadthFirstTree,
+  type ExploreBound,
+  type ExploreOptions,
+  explore,
+  exploreReference,
+} from '../engine/index.ts';
 import { servingEvents } from '../engine/servingEvents.ts';
-import type { Bound } from './outcome.ts';
-import { stateKey } from './stateKey.ts';
-import { adjacencyOf, type Snapshot, toServingState } from './xstateAdapter.ts';
-
-/** Bounds on one exploration. */
-export interface ExploreLimits {
-  /** Stop expanding once this many distinct states are known. @default 100000 */
-  readonly maxStates?: number;
-  /** Stop expanding after this many seconds. @default Infinity */
-  readonly maxSeconds?: number;
-}
+import { type CheckOptions, resolveCheckOptions } from './checkOptions.ts';
+import { plainState } from './scenarioResult.ts';
 
 /** An edge of the state graph. */
 export interface Edge {
@@ -33,101 +34,80 @@ export interface StateGraph {
   readonly states: readonly ServingState[];
   /** Enabled transitions out of each vertex (empty for unexpanded vertices). */
   readonly edges: readonly (readonly Edge[])[];
-  /** Whether each vertex was expanded; false only for vertices a bound left unexplored. */
+  /**
+   * Whether each vertex is known to be expanded. After a complete search every vertex is; after
+   * a bounded one only those with a recorded transition are, so no vertex is taken for terminal
+   * because a bound stopped the search before it.
+   */
   readonly expanded: readonly boolean[];
   /** Set when a bound stopped the search. */
-  readonly bound?: Bound;
-}
-
-/** Default state bound of the reference engine. */
-export const defaultMaxStates = 100_000;
-
-/** Explores every reachable state of `scenario` under `variant`, within `limits`. */
-export function exploreScenario(
-  scenario: Scenario,
-  variant: Variant,
-  limits: ExploreLimits = {},
-): StateGraph {
-  return exploreMachine(createServingMachine(scenario, variant), scenario, limits);
+  readonly bound?: ExploreBound;
 }
 
 /**
- * Explores a composed machine built for `scenario` (possibly with implementations replaced
- * through `machine.provide`, as the seeded-bug tests do), within `limits`.
+ * Explores `scenario` under `variant` with the engine and bounds of `options` (defaults as
+ * `check`'s; symmetry and depth-first order are refused, since a drawing needs every concrete
+ * state) and returns the graph of distinct states and enabled transitions.
  */
-export function exploreMachine(
-  machine: ServingMachine,
+export function stateGraphOf(
   scenario: Scenario,
-  limits: ExploreLimits = {},
+  variant: Variant,
+  options: Pick<CheckOptions, 'engine' | 'maxStates' | 'maxSeconds' | 'machine'> = {},
 ): StateGraph {
-  const rids = scenario.requests.map((r) => r.id);
-  const maxStates = limits.maxStates ?? defaultMaxStates;
-  const deadline = performance.now() + (limits.maxSeconds ?? Number.POSITIVE_INFINITY) * 1000;
-  const keys = new WeakMap<Snapshot, string>();
-  const keyOf = (snap: Snapshot): string => {
-    let k = keys.get(snap);
-    if (k === undefined) {
-      k = stateKey(toServingState(snap));
-      keys.set(snap, k);
-    }
-    return k;
-  };
-  const unexpanded = new Set<string>();
-  let seen = 0;
-  let bound: Bound | undefined;
-  const adjacency = adjacencyOf(machine, {
-    events: servingEvents(rids),
-    serializeState: keyOf,
-    stopWhen: (snap) => {
-      seen++;
-      if (!bound && seen > maxStates) bound = { reason: 'maxStates', limit: maxStates };
-      if (!bound && performance.now() > deadline) {
-        bound = { reason: 'maxSeconds', limit: limits.maxSeconds ?? 0 };
-      }
-      if (bound) unexpanded.add(keyOf(snap));
-      return bound !== undefined;
-    },
-  });
-  const index = new Map<string, number>();
-  for (const key of adjacency.keys()) index.set(key, index.size);
+  const resolved = resolveCheckOptions(options);
   const states: ServingState[] = [];
   const edges: Edge[][] = [];
-  const expanded: boolean[] = [];
-  for (const [key, vertex] of adjacency) {
-    states.push(toServingState(vertex.state));
-    expanded.push(!unexpanded.has(key));
-    const out: Edge[] = [];
-    for (const t of vertex.transitions) {
-      if (t.state === vertex.state) continue;
-      const to = index.get(keyOf(t.state));
-      if (to !== undefined) out.push({ event: t.event, to });
-    }
-    edges.push(out);
-  }
-  return bound ? { states, edges, expanded, bound } : { states, edges, expanded };
+  const exploreOptions: ExploreOptions<ServingContext, ExternalEvent> = {
+    events: servingEvents(scenario.requests.map((r) => r.id)),
+    ...(Number.isFinite(resolved.maxStates) ? { maxStates: resolved.maxStates } : {}),
+    ...(Number.isFinite(resolved.maxSeconds) ? { maxSeconds: resolved.maxSeconds } : {}),
+    onState: (s, index) => {
+      states[index] = plainState(s);
+      edges[index] ??= [];
+    },
+    onTransition: (from, event, to) => {
+      edges[from] ??= [];
+      edges[from].push({ event, to });
+    },
+  };
+  const machine = options.machine ?? createServingMachine(scenario, variant);
+  const result =
+    resolved.engine === 'fast'
+      ? explore<ServingContext, ExternalEvent>(machine, exploreOptions)
+      : exploreReference<ServingContext, ExternalEvent>(machine, exploreOptions);
+  // A bounded search may announce a transition to a state it then did not store.
+  const out = states.map((_, v) => (edges[v] ?? []).filter((e) => e.to < states.length));
+  const expanded = out.map((e) => result.bound === undefined || e.length > 0);
+  return result.bound
+    ? { states, edges: out, expanded, bound: result.bound }
+    : { states, edges: out, expanded };
+}
+
+/** Whether vertex `v` is terminal: expanded, with no enabled transition. */
+export function isTerminal(graph: StateGraph, v: number): boolean {
+  return graph.expanded[v] === true && (graph.edges[v]?.length ?? 0) === 0;
+}
+
+/** Vertices where any of `props` fails; terminal properties only on terminal vertices. */
+export function violatingVertices(graph: StateGraph, props: readonly Property[]): Set<number> {
+  const out = new Set<number>();
+  graph.states.forEach((s, v) => {
+    if (props.some((p) => (p.kind === 'state' || isTerminal(graph, v)) && !p(s))) out.add(v);
+  });
+  return out;
 }
 
 /** Breadth-first distances and parents from vertex 0: `parent[v]` is the edge that reached v. */
-export function shortestPathTree(graph: StateGraph): {
-  readonly depth: readonly number[];
-  readonly parent: readonly ({ readonly from: number; readonly event: ExternalEvent } | null)[];
-  readonly order: readonly number[];
-} {
-  const n = graph.states.length;
-  const depth = new Array<number>(n).fill(-1);
-  const parent = new Array<{ from: number; event: ExternalEvent } | null>(n).fill(null);
-  const order: number[] = [];
-  if (n === 0) return { depth, parent, order };
-  depth[0] = 0;
-  order.push(0);
-  for (let head = 0; head < order.length; head++) {
-    const v = order[head] as number;
-    for (const e of graph.edges[v] ?? []) {
-      if (depth[e.to] !== -1) continue;
-      depth[e.to] = (depth[v] as number) + 1;
-      parent[e.to] = { from: v, event: e.event };
-      order.push(e.to);
-    }
-  }
-  return { depth, parent, order };
+export function shortestPathTree(graph: StateGraph): BreadthFirstTree<ExternalEvent> {
+  return breadthFirstTree(graph.edges);
+}
+
+/** The breadth-first shortest vertex path from 0 to the first vertex of `targets` in BFS order. */
+export function shortestPathToAny(graph: StateGraph, targets: ReadonlySet<number>): number[] {
+  const tree = shortestPathTree(graph);
+  const target = tree.order.find((v) => targets.has(v));
+  if (target === undefined) return [];
+  const path: number[] = [];
+  for (let v: number | undefined = target; v !== undefined; v = tree.parent[v]?.from) path.push(v);
+  return path.reverse();
 }

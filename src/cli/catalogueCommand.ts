@@ -6,7 +6,7 @@
 
 import { catalogue } from '../catalogue/index.ts';
 import { runCatalogue } from '../catalogue/run.ts';
-import { type EngineName, engineNames } from '../checker/check.ts';
+import { type EngineName, engineNames } from '../checker/checkOptions.ts';
 import { renderCatalogue } from './catalogueText.ts';
 import { exitCodeOf, type Io } from './resolve.ts';
 import { oneOf } from './usageError.ts';

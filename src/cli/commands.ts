@@ -9,16 +9,17 @@ import { propertyNames } from '../../invariants/index.ts';
 import { largeScenarios, scenarios } from '../../scenarios/index.ts';
 import { expectationFor, structuralPaths } from '../../scenarios/manifest.ts';
 import { catalogue } from '../catalogue/index.ts';
-import { check, checkAsync, type EngineName, engineNames } from '../checker/check.ts';
+import { checkAsync } from '../checker/check.ts';
 import { overallVerdict, type ScenarioResult } from '../checker/outcome.ts';
-import { defaultMaxStates } from '../checker/stateGraph.ts';
-import type { Progress } from '../engine/types.ts';
+import type { Progress } from '../engine/index.ts';
+import { reportInputFrom } from '../export/buildReport.ts';
 import { toItf } from '../export/itf.ts';
 import { plural } from '../numbers.ts';
 import { findPaths, renderPaths } from '../paths/index.ts';
+import { type SearchArgs, searchOptionsFrom } from './checkArgs.ts';
 import { planDeploymentCheck, planJson, renderMapping } from './deploymentCommands.ts';
 import { renderProgress, renderResults, renderVerdictTable, type ScenarioArgs } from './render.ts';
-import { reportInputFrom, writeReportFiles } from './reportCommand.ts';
+import { checkRuns, reportSettings, reproducer, writeReportFiles } from './reportCommand.ts';
 import {
   distinct,
   exitCode,
@@ -28,25 +29,14 @@ import {
   resolveVariants,
   type SelectionArgs,
 } from './resolve.ts';
-import { oneOf, positiveSeconds, UsageError, wholeNumber } from './usageError.ts';
+import { oneOf, UsageError } from './usageError.ts';
 
 /** Options of `kvcheck check`, as parsed from the command line. */
-export interface CheckArgs extends SelectionArgs {
+export interface CheckArgs extends SelectionArgs, SearchArgs {
   readonly invariant: readonly string[];
-  readonly maxStates?: string;
-  readonly maxSeconds?: string;
-  /** MiB of V8 heap in use (fast engine). */
-  readonly maxMemory?: string;
   readonly json: boolean;
   readonly outTrace?: string;
   readonly outItf?: string;
-  /** `fast` (default) or `graph`. */
-  readonly engine?: string;
-  /** `on` or `off` (default). */
-  readonly symmetry?: string;
-  readonly exact?: boolean;
-  /** `breadth` (default) or `depth` (fast engine). */
-  readonly search?: string;
   /** A deployment file: check its abstract scenarios instead of `--scenario`/`--config`. */
   readonly deployment?: string;
 }
@@ -121,32 +111,7 @@ export async function runCheck(args: CheckArgs, io: Io): Promise<number> {
     plan && args.variant.length === 0 ? [plan.variant] : args.variant,
   );
   const properties = distinct(args.invariant).map((n) => oneOf('invariant', n, propertyNames));
-  const maxStates =
-    args.maxStates === undefined ? undefined : wholeNumber('--max-states', args.maxStates, 1);
-  const maxSeconds =
-    args.maxSeconds === undefined ? undefined : positiveSeconds('--max-seconds', args.maxSeconds);
-  const maxMemory =
-    args.maxMemory === undefined ? undefined : wholeNumber('--max-memory', args.maxMemory, 1);
-  const engine = oneOf('engine', args.engine ?? 'fast', engineNames) as EngineName;
-  const symmetry = oneOf('--symmetry value', args.symmetry ?? 'off', ['on', 'off']) === 'on';
-  if (engine === 'graph' && (symmetry || args.exact)) {
-    throw new UsageError(
-      '--symmetry on and --exact need --engine fast; the reference engine stores full snapshots',
-    );
-  }
-  const order = oneOf('--search value', args.search ?? 'breadth', ['breadth', 'depth']) as
-    | 'breadth'
-    | 'depth';
-  if (engine === 'graph' && order === 'depth') {
-    throw new UsageError(
-      '--search depth needs --engine fast; the reference engine is breadth first',
-    );
-  }
-  if (engine === 'graph' && maxMemory !== undefined) {
-    throw new UsageError(
-      '--max-memory needs --engine fast; the reference engine has no memory bound',
-    );
-  }
+  const search = searchOptionsFrom(args);
   const progress = io.progress && !args.json ? io.progress : undefined;
   const results: ScenarioResult[] = [];
   const interrupt = new AbortController();
@@ -160,15 +125,9 @@ export async function runCheck(args: CheckArgs, io: Io): Promise<number> {
       }
       results.push(
         await checkAsync(scenario, variant, {
-          engine,
+          ...search,
           signal: interrupt.signal,
-          symmetry,
-          exact: args.exact === true,
-          ...(order === 'depth' ? { order } : {}),
           ...(properties.length > 0 ? { properties } : {}),
-          ...(maxStates !== undefined ? { maxStates } : {}),
-          ...(maxSeconds !== undefined ? { maxSeconds } : {}),
-          ...(maxMemory !== undefined ? { maxMemory } : {}),
           ...(progress
             ? {
                 onProgress: (p: Progress) =>
@@ -228,21 +187,22 @@ function expectedLabel(r: ScenarioResult): string {
 
 /**
  * `kvcheck all` (what `npm start` runs): every built-in scenario under every built-in variant,
- * the counterexamples, the structural path check, and the report written into `outDir`. Exit 0
+ * the counterexamples, the structural path check, and the report written into `args.out`, with
+ * the shared search options (`checkArgs.ts`). Exit 0
  * when every verdict, state count and path finding matches `scenarios/manifest.ts`, 1 otherwise.
  */
-export async function runAll(io: Io, outDir: string, version: string): Promise<number> {
+export async function runAll(
+  io: Io,
+  args: SearchArgs & { readonly out: string },
+  version: string,
+): Promise<number> {
   const variants = resolveVariants([]);
-  const results: ScenarioResult[] = [];
-  for (const scenario of scenarios) {
-    for (const variant of variants) {
-      results.push(check(scenario, variant, { requiredWitnesses: scenario.witnesses }));
-    }
-  }
-  const args: ScenarioArgs = new Map();
+  const options = searchOptionsFrom(args);
+  const results = checkRuns(scenarios, variants, options);
+  const reproduce: ScenarioArgs = new Map();
   io.out('kvcheck: every built-in scenario under every built-in variant\n\n');
   io.out(`${renderVerdictTable(results, io.colour, expectedLabel)}\n\n`);
-  io.out(renderResults(results, args, io.colour, { table: false, storage: false }));
+  io.out(renderResults(results, reproduce, io.colour, { table: false, storage: false }));
   io.out('\nStructural path check (scenario-independent): rejected state → decoding state\n\n');
   const reports = variants.map((v) => findPaths(v));
   io.out(`${reports.map(renderPaths).join('\n\n')}\n\n`);
@@ -250,12 +210,12 @@ export async function runAll(io: Io, outDir: string, version: string): Promise<n
     scenarios,
     variants,
     results,
-    reproduce: args,
+    reproduce: reproducer(reproduce),
     command: 'kvcheck all',
     version,
-    maxStates: defaultMaxStates,
+    settings: reportSettings(options),
   });
-  const [md, html] = writeReportFiles(outDir, input);
+  const [md, html] = writeReportFiles(args.out, input);
   io.out(`Report: ${md} and ${html}\n`);
   const mismatches = results.filter((r) => expectedLabel(r) !== 'as expected');
   const pathsAsExpected = reports.every((r) => r.paths.length > 0 === structuralPaths[r.variant]);

@@ -4,19 +4,23 @@
  * --deployment FILE`. Each returns an exit code or data; bad input is a ConfigError or UsageError.
  */
 import type { Scenario } from '../../machines/scenario.ts';
+import { overallVerdict } from '../checker/outcome.ts';
 import { type AbstractMapping, abstractScenarios } from '../deployment/abstractScenario.ts';
 import { mappingHeader, mappingRows } from '../deployment/explain.ts';
 import { type LintReport, lintDeployment } from '../deployment/lint.ts';
 import { loadDeploymentFile } from '../deployment/loadDeployment.ts';
+import { reportInputFrom } from '../export/buildReport.ts';
+import { searchOptionsFrom } from './checkArgs.ts';
 import { renderLint } from './lintText.ts';
 import { table } from './render.ts';
 import {
-  checkForReport,
+  checkRuns,
   type ReportArgs,
-  reportInputFrom,
+  reportSettings,
+  reproducer,
   writeReportFiles,
 } from './reportCommand.ts';
-import { exitCode, type Io, resolveVariants, shellWord } from './resolve.ts';
+import { exitCode, exitCodeOf, type Io, resolveVariants, shellWord } from './resolve.ts';
 import { paint } from './style.ts';
 import { UsageError } from './usageError.ts';
 
@@ -98,7 +102,8 @@ export function planJson(plan: DeploymentPlan): object {
 
 /**
  * `kvcheck report --deployment FILE`: checks the deployment's abstract scenarios under its
- * variant (or `--variant`), and writes the report with a deployment section. Exit 0.
+ * variant (or `--variant`), and writes the report with a deployment section. Exit code as
+ * `kvcheck report`'s.
  */
 export async function runDeploymentReport(
   args: ReportArgs & { readonly deployment: string },
@@ -108,19 +113,19 @@ export async function runDeploymentReport(
 ): Promise<number> {
   const plan = planDeploymentCheck(args.deployment, args);
   const variants = resolveVariants(args.variant.length > 0 ? args.variant : [plan.variant]);
-  const { results, maxStates, maxSeconds } = checkForReport(plan.scenarios, variants, args);
+  const options = searchOptionsFrom(args);
+  const results = checkRuns(plan.scenarios, variants, options);
   const input = await reportInputFrom({
     scenarios: plan.scenarios,
     variants,
     results,
-    reproduce: plan.reproduce,
+    reproduce: reproducer(plan.reproduce),
     command,
     version,
-    maxStates,
-    maxSeconds,
+    settings: reportSettings(options),
   });
   const deployment = { source: plan.source, lint: plan.lint, mapping: plan.mapping };
   const [md, html] = writeReportFiles(args.out, { ...input, deployment });
   io.out(`${md}\n${html}\n`);
-  return exitCode.ok;
+  return exitCodeOf(overallVerdict(results));
 }

@@ -7,6 +7,7 @@ import { Command, CommanderError, Option } from 'commander';
 import { ConfigError } from '../config/loadScenario.ts';
 import { UnknownStateError } from '../paths/index.ts';
 import { runCatalogueCommand } from './catalogueCommand.ts';
+import { withSearchOptions } from './checkArgs.ts';
 import { runAll, runCheck, runList, runPaths } from './commands.ts';
 import { runDeploymentReport, runLint } from './deploymentCommands.ts';
 import { runDiagram } from './diagramCommand.ts';
@@ -51,35 +52,18 @@ function program(io: Io, setCode: (code: number) => void, argvText: string): Com
     .configureOutput({ writeOut: io.out, writeErr: () => {}, outputError: () => {} })
     // `kvcheck COMMAND --help` is the way to help; a `help` command would swallow typos.
     .helpCommand(false);
-  cli
-    .command('check')
-    .description('explore every reachable state of scenarios × variants and check the properties')
-    .option('--scenario <name>', 'built-in scenario (repeatable; default: all)', collect, [])
-    .option('--config <file>', 'scenario file, YAML or JSON (repeatable)', collect, [])
-    .option('--variant <name>', 'engine variant (repeatable; default: all)', collect, [])
-    .option('--invariant <name>', 'property to check (repeatable; default: all)', collect, [])
-    .option(
-      '--max-states <n>',
-      'stop expanding after n distinct states: verdict incomplete (default: none with --engine fast, 100000 with graph)',
-    )
-    .option('--max-seconds <s>', 'stop after s seconds: verdict incomplete')
-    .option(
-      '--max-memory <MiB>',
-      'fast engine: stop once the V8 heap in use exceeds MiB: verdict incomplete',
-    )
-    .option('--json', 'print the Outcome as JSON', false)
-    .option('--out-trace <file>', 'write every counterexample as JSON to file')
-    .option('--out-itf <dir>', 'write each counterexample as an ITF trace into dir')
-    .option('--engine <name>', 'fast (default) or graph, the xstate/graph reference')
-    .option(
-      '--symmetry <on|off>',
-      'fast engine: explore one of each set of interchangeable requests',
-    )
-    .option('--exact', 'fast engine: store full state keys instead of 64-bit fingerprints')
-    .option(
-      '--search <breadth|depth>',
-      'fast engine: breadth first (default) or depth first, which holds a path, not a level',
-    )
+  withSearchOptions(
+    cli
+      .command('check')
+      .description('explore every reachable state of scenarios × variants and check the properties')
+      .option('--scenario <name>', 'built-in scenario (repeatable; default: all)', collect, [])
+      .option('--config <file>', 'scenario file, YAML or JSON (repeatable)', collect, [])
+      .option('--variant <name>', 'engine variant (repeatable; default: all)', collect, [])
+      .option('--invariant <name>', 'property to check (repeatable; default: all)', collect, [])
+      .option('--json', 'print the Outcome as JSON', false)
+      .option('--out-trace <file>', 'write every counterexample as JSON to file')
+      .option('--out-itf <dir>', 'write each counterexample as an ITF trace into dir'),
+  )
     .option('--deployment <file>', 'deployment file: check its abstract scenarios (see lint)')
     .addHelpText(
       'after',
@@ -112,20 +96,21 @@ function program(io: Io, setCode: (code: number) => void, argvText: string): Com
     )
     .option('--json', 'print the paths as JSON', false)
     .action((opts) => setCode(runPaths(opts, io)));
-  cli
-    .command('all')
-    .description('check every built-in scenario × variant against the manifest; write the report')
-    .option('--out <dir>', 'where to write report.md and report.html', defaultReportDir)
-    .action(async (opts) => setCode(await runAll(io, opts.out, version())));
-  cli
-    .command('report')
-    .description('check scenarios × variants and write report.md and report.html')
-    .option('--scenario <name>', 'built-in scenario (repeatable; default: all)', collect, [])
-    .option('--config <file>', 'scenario file, YAML or JSON (repeatable)', collect, [])
-    .option('--variant <name>', 'engine variant (repeatable; default: all)', collect, [])
-    .option('--out <dir>', 'folder for report.md and report.html', defaultReportDir)
-    .option('--max-states <n>', 'stop expanding after n distinct states (default 100000)')
-    .option('--max-seconds <s>', 'stop after s seconds')
+  withSearchOptions(
+    cli
+      .command('all')
+      .description('check every built-in scenario × variant against the manifest; write the report')
+      .option('--out <dir>', 'where to write report.md and report.html', defaultReportDir),
+  ).action(async (opts) => setCode(await runAll(io, opts, version())));
+  withSearchOptions(
+    cli
+      .command('report')
+      .description('check scenarios × variants and write report.md and report.html')
+      .option('--scenario <name>', 'built-in scenario (repeatable; default: all)', collect, [])
+      .option('--config <file>', 'scenario file, YAML or JSON (repeatable)', collect, [])
+      .option('--variant <name>', 'engine variant (repeatable; default: all)', collect, [])
+      .option('--out <dir>', 'folder for report.md and report.html', defaultReportDir),
+  )
     .option(
       '--deployment <file>',
       'deployment file: report on its abstract scenarios, with a deployment section',

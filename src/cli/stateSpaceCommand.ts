@@ -5,8 +5,8 @@
  * scenarios; `--project <rid>` draws one request's lifecycle, which stays readable.
  */
 import { writeFileSync } from 'node:fs';
-import { type Property, properties, propertyNames } from '../../invariants/index.ts';
-import { exploreScenario, type StateGraph, shortestPathTree } from '../checker/stateGraph.ts';
+import { properties, propertyNames } from '../../invariants/index.ts';
+import { shortestPathToAny, stateGraphOf, violatingVertices } from '../checker/stateGraph.ts';
 import { GraphTooLargeError, toStateSpaceDot } from '../export/stateSpaceDot.ts';
 import { type Io, resolveScenarios, resolveVariants, type SelectionArgs } from './resolve.ts';
 import { oneOf, UsageError, wholeNumber } from './usageError.ts';
@@ -19,26 +19,6 @@ export interface StateSpaceArgs extends SelectionArgs {
   readonly format: string;
   readonly out?: string;
   readonly maxNodes?: string;
-}
-
-/** Vertices where any of `props` fails; terminal properties only where nothing can move. */
-export function violatingVertices(graph: StateGraph, props: readonly Property[]): Set<number> {
-  const out = new Set<number>();
-  graph.states.forEach((s, v) => {
-    const terminal = graph.expanded[v] === true && (graph.edges[v]?.length ?? 0) === 0;
-    if (props.some((p) => (p.kind === 'state' || terminal) && !p(s))) out.add(v);
-  });
-  return out;
-}
-
-/** The breadth-first shortest vertex path from 0 to the first vertex of `targets` in BFS order. */
-export function shortestPathToAny(graph: StateGraph, targets: ReadonlySet<number>): number[] {
-  const tree = shortestPathTree(graph);
-  const target = tree.order.find((v) => targets.has(v));
-  if (target === undefined) return [];
-  const path: number[] = [];
-  for (let v: number | undefined = target; v !== undefined; v = tree.parent[v]?.from) path.push(v);
-  return path.reverse();
 }
 
 function exactlyOne<T>(items: readonly T[], given: number, what: string, flags: string): T {
@@ -87,7 +67,7 @@ export async function runStateSpace(args: StateSpaceArgs, io: Io): Promise<numbe
     args.project === undefined ? undefined : oneOf('--project request id', args.project, rids);
   const maxNodes =
     args.maxNodes === undefined ? undefined : wholeNumber('--max-nodes', args.maxNodes, 1);
-  const graph = exploreScenario(scenario, variant);
+  const graph = stateGraphOf(scenario, variant);
   const violating = violatingVertices(graph, selected);
   const bounded = graph.bound ? ` (search stopped by ${graph.bound.reason})` : '';
   const title = `${scenario.name} × ${variant.name}: ${graph.states.length} reachable states${bounded}`;

@@ -20,6 +20,11 @@
  */
 export { explore, exploreAsync } from './explore.ts';
 export { collisionProbability } from './fingerprint.ts';
+export {
+  type BreadthFirstTree,
+  breadthFirstTree,
+  exploreReference,
+} from './referenceExplore.ts';
 export type {
   EventSource,
   ExploreBound,

@@ -16,6 +16,7 @@ import {
   propertyText,
   type ReportInput,
   scenarioParameters,
+  settingsText,
   statusAcross,
 } from './reportModel.ts';
 
@@ -227,10 +228,6 @@ export function reportHtml(input: ReportInput): string {
   const shown = sectionsOf(input);
   const nav = shown.map(([id, title]) => `<a href="#${id}">${h(title)}</a>`).join(' · ');
   const body = shown.map(([id, title, render]) => section(id, title, render(input))).join('\n');
-  const limit =
-    input.settings.maxSeconds === undefined
-      ? 'no time limit'
-      : `max ${input.settings.maxSeconds} s`;
   return `<!doctype html>
 <html lang="en">
 <head>
@@ -248,7 +245,7 @@ export function reportHtml(input: ReportInput): string {
 <main>
 ${body}
 </main>
-<footer>kvcheck ${h(input.version)} · <code>${h(input.command)}</code> · engine ${h(input.settings.engine)}, max ${count(input.settings.maxStates)} states, ${h(limit)}</footer>
+<footer>kvcheck ${h(input.version)} · <code>${h(input.command)}</code> · ${h(settingsText(input.settings))}</footer>
 </body>
 </html>
 `;

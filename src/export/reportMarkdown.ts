@@ -14,6 +14,7 @@ import {
   propertyText,
   type ReportInput,
   scenarioParameters,
+  settingsText,
   statusAcross,
 } from './reportModel.ts';
 
@@ -167,13 +168,6 @@ function witnesses(input: ReportInput): string {
 
 /** The whole report as Markdown. */
 export function reportMarkdown(input: ReportInput): string {
-  const settings = [
-    `engine ${input.settings.engine}`,
-    `max states ${count(input.settings.maxStates)}`,
-    input.settings.maxSeconds === undefined
-      ? 'no time limit'
-      : `max seconds ${input.settings.maxSeconds}`,
-  ].join(', ');
   return `${[
     '# kvcheck design review',
     'Tenant isolation in disaggregated prefill/decode serving: every built-in or given scenario explored exhaustively under each engine variant.',
@@ -186,6 +180,6 @@ export function reportMarkdown(input: ReportInput): string {
     `## Counterexamples\n\n${counterexamples(input)}`,
     `## Coverage\n\nStates and transitions of one request's lifecycle that the runs visited; a transition never taken is a finding.\n\n${coverage(input)}`,
     `## Witnesses\n\n${witnesses(input)}`,
-    `---\n\nkvcheck ${escapeHtml(input.version)} · \`${escapeHtml(input.command)}\` · ${settings}`,
+    `---\n\nkvcheck ${escapeHtml(input.version)} · \`${escapeHtml(input.command)}\` · ${settingsText(input.settings)}`,
   ].join('\n\n')}\n`;
 }

@@ -12,6 +12,7 @@ import {
   type Variant,
 } from '../../machines/variants.ts';
 import type { PropertyStatus, ScenarioResult, Trace } from '../checker/outcome.ts';
+import { count } from '../numbers.ts';
 import type { ChartGraph } from './chartGraph.ts';
 import { type RegionCoverage, regionCoverage } from './coverage.ts';
 import type { DeploymentSection } from './deploymentSection.ts';
@@ -36,16 +37,29 @@ export interface Counterexample {
   readonly reproduce: string;
 }
 
+/** The engine and bounds a report's checks ran with; an absent bound is none. */
+export interface ReportSettings {
+  /** The engine, as a reader should see it, e.g. `fast (64-bit fingerprints)`. */
+  readonly engine: string;
+  readonly maxStates?: number;
+  readonly maxSeconds?: number;
+}
+
+/** The settings in words, for the report's footer: `engine …, no state bound, no time limit`. */
+export function settingsText(settings: ReportSettings): string {
+  return [
+    `engine ${settings.engine}`,
+    settings.maxStates === undefined ? 'no state bound' : `max ${count(settings.maxStates)} states`,
+    settings.maxSeconds === undefined ? 'no time limit' : `max ${settings.maxSeconds} s`,
+  ].join(', ');
+}
+
 /** Everything the report is made from. */
 export interface ReportInput {
   readonly version: string;
   /** The command line that produced the report. */
   readonly command: string;
-  readonly settings: {
-    readonly engine: string;
-    readonly maxStates: number;
-    readonly maxSeconds?: number;
-  };
+  readonly settings: ReportSettings;
   readonly scenarios: readonly Scenario[];
   readonly variants: readonly Variant[];
   readonly results: readonly ScenarioResult[];

@@ -4,15 +4,32 @@
  */
 import { variantNamed } from '../../machines/variants.ts';
 import { incident } from '../../scenarios/index.ts';
-import { checkScenario } from '../../src/checker/checkScenario.ts';
+import { check } from '../../src/checker/check.ts';
 import type { ScenarioResult, Trace } from '../../src/checker/outcome.ts';
+import { reportInputFrom } from '../../src/export/buildReport.ts';
+import type { ReportInput } from '../../src/export/reportModel.ts';
 import type { TraceMeta } from '../../src/export/sequenceDiagram.ts';
+
+/** The report on incident under incident-2026 and fixed, as `kvcheck report` builds it. */
+export async function incidentReport(): Promise<ReportInput> {
+  const variants = [variantNamed('incident-2026'), variantNamed('fixed')];
+  return reportInputFrom({
+    scenarios: [incident],
+    variants,
+    results: variants.map((v) => check(incident, v, { requiredWitnesses: incident.witnesses })),
+    reproduce: (r, property) =>
+      `npx kvcheck check --scenario ${r.scenario} --variant ${r.variant} --invariant ${property}`,
+    command: 'kvcheck report --scenario incident --variant incident-2026 --variant fixed',
+    version: '0.1.0',
+    settings: { engine: 'fast (64-bit fingerprints)' },
+  });
+}
 
 let result: ScenarioResult | undefined;
 
 /** The counterexample of `property` in incident × incident-2026, with its meta. */
 export function incidentTrace(property: string): { trace: Trace; meta: TraceMeta } {
-  result ??= checkScenario(incident, variantNamed('incident-2026'));
+  result ??= check(incident, variantNamed('incident-2026'));
   const p = result.properties.find((x) => x.name === property);
   if (!p?.trace) throw new Error(`${property} has no counterexample`);
   return {

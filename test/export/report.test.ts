@@ -5,16 +5,13 @@
 import type { Scenario } from '../../machines/scenario.ts';
 import { variantNamed } from '../../machines/variants.ts';
 import { incident } from '../../scenarios/index.ts';
-import { checkScenario } from '../../src/checker/checkScenario.ts';
-import { buildReport, reportInputFrom } from '../../src/cli/reportCommand.ts';
+import { check } from '../../src/checker/check.ts';
+import { reportInputFrom } from '../../src/export/buildReport.ts';
 import { reportHtml } from '../../src/export/reportHtml.ts';
 import { reportMarkdown } from '../../src/export/reportMarkdown.ts';
+import { incidentReport } from './fixtures.ts';
 
-const input = await buildReport(
-  { scenario: ['incident'], config: [], variant: ['incident-2026', 'fixed'] },
-  'kvcheck report --scenario incident --variant incident-2026 --variant fixed',
-  '0.1.0',
-);
+const input = await incidentReport();
 const md = reportMarkdown(input);
 const html = reportHtml(input);
 
@@ -69,7 +66,7 @@ describe('report.md', () => {
 
   it('ends with the version, the command and the exploration settings', () => {
     expect(md.trimEnd().split('\n').at(-1)).toBe(
-      'kvcheck 0.1.0 · `kvcheck report --scenario incident --variant incident-2026 --variant fixed` · engine fast (64-bit fingerprints), max states 100,000, no time limit',
+      'kvcheck 0.1.0 · `kvcheck report --scenario incident --variant incident-2026 --variant fixed` · engine fast (64-bit fingerprints), no state bound, no time limit',
     );
   });
 });
@@ -105,11 +102,12 @@ describe('user-supplied strings', () => {
     const evil = await reportInputFrom({
       scenarios: [hostile],
       variants: [v],
-      results: [checkScenario(hostile, v)],
-      reproduce: new Map([[hostile.name, '--config "<evil>.yaml"']]),
+      results: [check(hostile, v)],
+      reproduce: (r, property) =>
+        `npx kvcheck check --config "<evil>.yaml" --variant ${r.variant} --invariant ${property}`,
       command: 'kvcheck report --config <evil>.yaml',
       version: '0.1.0',
-      maxStates: 100_000,
+      settings: { engine: 'fast (64-bit fingerprints)', maxStates: 100_000 },
     });
     for (const text of [reportMarkdown(evil), reportHtml(evil)]) {
       expect(text).not.toMatch(/<script|<img|<i>|<b>|<evil>/);

@@ -10,7 +10,8 @@ import { existsSync, mkdirSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { chromium } from 'playwright-core';
-import { buildReport, writeReportFiles } from '../../src/cli/reportCommand.ts';
+import { writeReportFiles } from '../../src/cli/reportCommand.ts';
+import { incidentReport } from './fixtures.ts';
 
 const executablePath = ['/usr/bin/chromium', '/usr/bin/chromium-browser'].find((p) =>
   existsSync(p),
@@ -21,11 +22,7 @@ const outDir = resolve('out', 'report-browser');
 describe.skipIf(!executablePath && !required)('report.html in headless Chromium', () => {
   it('renders every diagram with no console error, and leaves a screenshot', async () => {
     if (!executablePath) throw new Error('KVCHECK_REQUIRE_BROWSER=1 but no chromium is installed');
-    const input = await buildReport(
-      { scenario: ['incident'], config: [], variant: ['incident-2026', 'fixed'] },
-      'kvcheck report --scenario incident --variant incident-2026 --variant fixed',
-      '0.1.0',
-    );
+    const input = await incidentReport();
     mkdirSync(outDir, { recursive: true });
     const [, html] = writeReportFiles(outDir, input);
     const browser = await chromium.launch({

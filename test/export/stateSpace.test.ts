@@ -9,18 +9,18 @@ import { join } from 'node:path';
 import { properties } from '../../invariants/index.ts';
 import { variantNamed } from '../../machines/variants.ts';
 import { incident } from '../../scenarios/index.ts';
-import { exploreScenario, type StateGraph } from '../../src/checker/stateGraph.ts';
 import {
-  runStateSpace,
-  type StateSpaceArgs,
+  type StateGraph,
   shortestPathToAny,
+  stateGraphOf,
   violatingVertices,
-} from '../../src/cli/stateSpaceCommand.ts';
+} from '../../src/checker/stateGraph.ts';
+import { runStateSpace, type StateSpaceArgs } from '../../src/cli/stateSpaceCommand.ts';
 import { UsageError } from '../../src/cli/usageError.ts';
 import { GraphTooLargeError, toStateSpaceDot } from '../../src/export/stateSpaceDot.ts';
 import { incidentTrace } from './fixtures.ts';
 
-const graph: StateGraph = exploreScenario(incident, variantNamed('incident-2026'));
+const graph: StateGraph = stateGraphOf(incident, variantNamed('incident-2026'));
 
 function capture() {
   const out: string[] = [];

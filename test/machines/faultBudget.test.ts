@@ -8,7 +8,7 @@ import { initialContext } from '../../machines/context.ts';
 import type { Scenario } from '../../machines/scenario.ts';
 import { variantNamed } from '../../machines/variants.ts';
 import { incident, scenarios } from '../../scenarios/index.ts';
-import { checkScenarioFast } from '../../src/checker/checkFast.ts';
+import { check } from '../../src/checker/check.ts';
 import { ConfigError, parseScenario } from '../../src/config/loadScenario.ts';
 import { drive, toInflight } from './drive.ts';
 
@@ -56,8 +56,8 @@ describe('fault budgets', () => {
   it('shrink the space and keep the verdicts of incident with faults and aborts', () => {
     for (const name of ['fixed', 'incident-2026']) {
       const v = variantNamed(name);
-      const all = checkScenarioFast(faulty, v);
-      const one = checkScenarioFast(budget, v);
+      const all = check(faulty, v);
+      const one = check(budget, v);
       const verdict = (r: typeof all) => r.properties.map((p) => [p.name, p.status]);
       expect(one.status).toBe(all.status);
       expect(verdict(one)).toEqual(verdict(all));

@@ -9,7 +9,7 @@ import type { PagePool } from '../../machines/kvPagePool.ts';
 import { type PageEvent, pageMachine } from '../../machines/pageMachine.ts';
 import { findVariant } from '../../machines/variants.ts';
 import { happy, incident } from '../../scenarios/index.ts';
-import { exploreScenario, shortestPathTree } from '../../src/checker/stateGraph.ts';
+import { shortestPathTree, stateGraphOf } from '../../src/checker/stateGraph.ts';
 
 type PageSnapshot = ReturnType<typeof initialTransition<typeof pageMachine>>[0];
 
@@ -40,7 +40,7 @@ describe.each([
   it('follow the page statechart on every transition', () => {
     const v = findVariant(variantName);
     if (!v) throw new Error(variantName);
-    const graph = exploreScenario(scenario, v);
+    const graph = stateGraphOf(scenario, v);
     const tree = shortestPathTree(graph);
     const [fresh] = initialTransition(pageMachine);
     const pools = ['prefillPool', 'decodePool'] as const;

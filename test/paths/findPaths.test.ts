@@ -7,7 +7,7 @@ import { valuePath } from '../../invariants/vocabulary.ts';
 import type { Scenario } from '../../machines/scenario.ts';
 import { variantNamed, variants } from '../../machines/variants.ts';
 import { band, incident } from '../../scenarios/index.ts';
-import { exploreScenario } from '../../src/checker/stateGraph.ts';
+import { stateGraphOf } from '../../src/checker/stateGraph.ts';
 import {
   findPaths,
   type LifecyclePath,
@@ -221,7 +221,7 @@ describe('productGraph', () => {
           .join('|');
       const missing: string[] = [];
       for (const scenario of [incident, band, decodeRejects]) {
-        const g = exploreScenario(scenario, v);
+        const g = stateGraphOf(scenario, v);
         g.states.forEach((s, i) => {
           for (const e of g.edges[i] ?? []) {
             const from = keyOf(s.value[e.event.rid]);

@@ -8,14 +8,14 @@ import type { Scenario } from '../../machines/scenario.ts';
 import { createServingMachine } from '../../machines/servingMachine.ts';
 import { variantNamed } from '../../machines/variants.ts';
 import { happy, incident } from '../../scenarios/index.ts';
-import { checkScenario } from '../../src/checker/checkScenario.ts';
-import { exploreScenario } from '../../src/checker/stateGraph.ts';
+import { check } from '../../src/checker/check.ts';
+import { stateGraphOf } from '../../src/checker/stateGraph.ts';
 
 const chunked: Scenario = { ...happy, name: 'happy-chunked', prefillChunks: 2 };
 const aborting: Scenario = { ...incident, name: 'incident-aborts', clientAborts: true };
 
 describe('chunked prefill', () => {
-  const graph = exploreScenario(chunked, variantNamed('fixed'));
+  const graph = stateGraphOf(chunked, variantNamed('fixed'));
 
   it('lands a first chunk’s KV on decode before prefill computes the last one', () => {
     const early = graph.states.some((s) =>
@@ -30,7 +30,7 @@ describe('chunked prefill', () => {
 
   it('holds every property under every variant', () => {
     for (const v of ['incident-2026', 'fixed', 'retire-only', 'coverage-only']) {
-      expect(checkScenario(chunked, variantNamed(v)).status, v).toBe('ok');
+      expect(check(chunked, variantNamed(v)).status, v).toBe('ok');
     }
     expect(graph.states).toHaveLength(6753);
   });
@@ -67,8 +67,8 @@ describe('client aborts', () => {
   });
 
   it('keep the fixed engine clean and do not hide the incident', () => {
-    expect(checkScenario(aborting, variantNamed('fixed')).status).toBe('ok');
-    const leak = checkScenario(aborting, variantNamed('incident-2026'));
+    expect(check(aborting, variantNamed('fixed')).status).toBe('ok');
+    const leak = check(aborting, variantNamed('incident-2026'));
     expect(leak.properties.find((p) => p.name === 'noCrossTenantRead')?.status).toBe('violated');
   });
 });

@@ -5,27 +5,27 @@
 import type { Scenario } from '../../machines/scenario.ts';
 import { variantNamed } from '../../machines/variants.ts';
 import { incident } from '../../scenarios/index.ts';
-import { checkScenario } from '../../src/checker/checkScenario.ts';
+import { check } from '../../src/checker/check.ts';
 
 const withFaults: Scenario = { ...incident, name: 'incident-faults', transferFaults: true };
 
 describe('incident with transfer faults', () => {
   it('holds every property under fixed, with more states than without faults', () => {
-    const faulty = checkScenario(withFaults, variantNamed('fixed'));
-    const plain = checkScenario(incident, variantNamed('fixed'));
+    const faulty = check(withFaults, variantNamed('fixed'));
+    const plain = check(incident, variantNamed('fixed'));
     expect(faulty.status).toBe('ok');
     expect(faulty.stats.states).toBeGreaterThan(plain.stats.states);
     expect(faulty.stats.states).toMatchInlineSnapshot(`308`);
   });
 
   it('holds every property under retire-only', () => {
-    const r = checkScenario(withFaults, variantNamed('retire-only'));
+    const r = check(withFaults, variantNamed('retire-only'));
     expect(r.status).toBe('ok');
     expect(r.properties.every((p) => p.status === 'holds')).toBe(true);
   });
 
   it('still leaks under incident-2026', () => {
-    const r = checkScenario(withFaults, variantNamed('incident-2026'));
+    const r = check(withFaults, variantNamed('incident-2026'));
     expect(r.properties.find((p) => p.name === 'noCrossTenantRead')?.status).toBe('violated');
   });
 });

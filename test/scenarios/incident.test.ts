@@ -8,11 +8,11 @@
 import type { Scenario } from '../../machines/scenario.ts';
 import { variantNamed } from '../../machines/variants.ts';
 import { band, happy, incident, pool2x } from '../../scenarios/index.ts';
-import { checkScenario } from '../../src/checker/checkScenario.ts';
+import { check } from '../../src/checker/check.ts';
 import type { ScenarioResult, TraceStep } from '../../src/checker/outcome.ts';
 
-function check(s: Scenario, v: string): ScenarioResult {
-  return checkScenario(s, variantNamed(v), { requiredWitnesses: s.witnesses });
+function checkNamed(s: Scenario, v: string): ScenarioResult {
+  return check(s, variantNamed(v), { requiredWitnesses: s.witnesses });
 }
 
 function status(r: ScenarioResult, property: string): string | undefined {
@@ -24,7 +24,7 @@ function reached(r: ScenarioResult, witness: string): boolean | undefined {
 }
 
 describe('incident under incident-2026', () => {
-  const result = check(incident, 'incident-2026');
+  const result = checkNamed(incident, 'incident-2026');
 
   it('violates the four properties the incident broke', () => {
     for (const p of [
@@ -78,7 +78,7 @@ describe('incident under incident-2026', () => {
 });
 
 describe.each(['fixed', 'fixed-coverage'])('incident under %s', (name) => {
-  const result = check(incident, name);
+  const result = checkNamed(incident, name);
 
   it('holds every property, not vacuously', () => {
     expect(result.status).toBe('ok');
@@ -92,7 +92,7 @@ describe.each([pool2x, happy])('$name', (scenario) => {
   it.each(['incident-2026', 'fixed', 'fixed-coverage', 'retire-only', 'coverage-only'])(
     'holds every property under %s',
     (name) => {
-      const result = check(scenario, name);
+      const result = checkNamed(scenario, name);
       expect(result.status).toBe('ok');
       expect(reached(result, 'someRequestDecoded')).toBe(true);
     },
@@ -101,31 +101,31 @@ describe.each([pool2x, happy])('$name', (scenario) => {
 
 describe('happy', () => {
   it('shows isolation on pages that really change hands between tenants', () => {
-    expect(reached(check(happy, 'incident-2026'), 'pageReusedAcrossTenants')).toBe(true);
+    expect(reached(checkNamed(happy, 'incident-2026'), 'pageReusedAcrossTenants')).toBe(true);
   });
 });
 
 describe('band (pools twice the context window, a prompt inside the reject band)', () => {
   it('still hands the rejected prompt off under incident-2026, without a cross-tenant read', () => {
-    const result = check(band, 'incident-2026');
+    const result = checkNamed(band, 'incident-2026');
     expect(status(result, 'rejectedNeverHandedOff')).toBe('violated');
     expect(status(result, 'noCrossTenantRead')).toBe('holds');
   });
 
   it('holds everything under fixed', () => {
-    expect(check(band, 'fixed').status).toBe('ok');
+    expect(checkNamed(band, 'fixed').status).toBe('ok');
   });
 });
 
 describe.each([incident, band])('each barrier alone on $name', (scenario) => {
   it('retire-only holds every property', () => {
-    const result = check(scenario, 'retire-only');
+    const result = checkNamed(scenario, 'retire-only');
     expect(result.status).toBe('ok');
     expect(result.properties.every((p) => p.status === 'holds')).toBe(true);
   });
 
   it('coverage-only stops the cross-tenant read but still hands the KV off', () => {
-    const result = check(scenario, 'coverage-only');
+    const result = checkNamed(scenario, 'coverage-only');
     expect(status(result, 'noCrossTenantRead')).toBe('holds');
     expect(status(result, 'rejectedNeverHandedOff')).toBe('violated');
   });

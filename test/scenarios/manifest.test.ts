@@ -6,7 +6,7 @@
 import { findVariant, variants } from '../../machines/variants.ts';
 import { findScenario, scenarios } from '../../scenarios/index.ts';
 import { manifest } from '../../scenarios/manifest.ts';
-import { checkScenario } from '../../src/checker/checkScenario.ts';
+import { check } from '../../src/checker/check.ts';
 
 function must<T>(value: T | undefined, what: string): T {
   if (value === undefined) throw new Error(`missing ${what}`);
@@ -23,7 +23,7 @@ describe('the manifest', () => {
 
 describe.each(manifest)('$scenario under $variant', (e) => {
   const scenario = must(findScenario(e.scenario), e.scenario);
-  const result = checkScenario(scenario, must(findVariant(e.variant), e.variant), {
+  const result = check(scenario, must(findVariant(e.variant), e.variant), {
     requiredWitnesses: scenario.witnesses,
   });
 

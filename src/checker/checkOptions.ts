@@ -1,0 +1,112 @@
+/**
+ * What a check takes, and the one place its defaults live. `check`, `all`, `report`,
+ * `state-space`, the catalogue and the library API all resolve their options here, so a bound
+ * means the same everywhere.
+ */
+import type { ServingMachine } from '../../machines/servingMachine.ts';
+import type { Progress } from '../engine/index.ts';
+
+/** The exploration engines: `fast` (`src/engine`) and `graph` (`xstate/graph`, the reference). */
+export const engineNames = ['fast', 'graph'] as const;
+
+/** An exploration engine's name. */
+export type EngineName = (typeof engineNames)[number];
+
+/** The search orders of the fast engine. */
+export const searchOrders = ['breadth', 'depth'] as const;
+
+/** A search order: a level at a time, or a path at a time (fast engine). */
+export type SearchOrder = (typeof searchOrders)[number];
+
+/** What to check, with which engine, and how far to look. Every field is optional. */
+export interface CheckOptions {
+  /** Property names to check. @default every property */
+  readonly properties?: readonly string[];
+  /** Witnesses the scenario must reach for a pass to count. @default none */
+  readonly requiredWitnesses?: readonly string[];
+  /** @default 'fast' */
+  readonly engine?: EngineName;
+  /** Stop (incomplete) once this many distinct states are stored. @default unbounded */
+  readonly maxStates?: number;
+  /** Stop (incomplete) after this many seconds. @default unbounded */
+  readonly maxSeconds?: number;
+  /** Fast engine: stop (incomplete) once the V8 heap in use exceeds this many MiB. @default unbounded */
+  readonly maxMemory?: number;
+  /** Fast engine: explore one representative per class of interchangeable requests. @default false */
+  readonly symmetry?: boolean;
+  /** Fast engine: store full state keys instead of 64-bit fingerprints. @default false */
+  readonly exact?: boolean;
+  /** Fast engine: the search order; traces are shortened either way. @default 'breadth' */
+  readonly order?: SearchOrder;
+  /** Called about once a second while the fast engine searches. */
+  readonly onProgress?: (p: Progress) => void;
+  /** Fast engine: stops the search (incomplete, bound `interrupted`) once aborted. */
+  readonly signal?: AbortSignal;
+  /**
+   * The machine to explore instead of the one `createServingMachine(scenario, variant)` builds:
+   * one made for the same scenario, with implementations replaced through `machine.provide` (a
+   * seeded bug). The result is still reported under the variant's name. @default none
+   */
+  readonly machine?: ServingMachine;
+}
+
+/** `CheckOptions` with every default filled in: what the checker actually runs with. */
+export interface ResolvedCheckOptions {
+  readonly properties: readonly string[] | undefined;
+  readonly requiredWitnesses: readonly string[];
+  readonly engine: EngineName;
+  readonly maxStates: number;
+  readonly maxSeconds: number;
+  readonly maxMemory: number;
+  readonly symmetry: boolean;
+  readonly exact: boolean;
+  readonly order: SearchOrder;
+  readonly onProgress: ((p: Progress) => void) | undefined;
+  readonly signal: AbortSignal | undefined;
+  readonly machine: ServingMachine | undefined;
+}
+
+/** The defaults, stated once: unbounded, fast engine, no symmetry, fingerprints, breadth first. */
+export const checkDefaults = {
+  engine: 'fast',
+  maxStates: Number.POSITIVE_INFINITY,
+  maxSeconds: Number.POSITIVE_INFINITY,
+  maxMemory: Number.POSITIVE_INFINITY,
+  symmetry: false,
+  exact: false,
+  order: 'breadth',
+} as const satisfies Partial<ResolvedCheckOptions>;
+
+/**
+ * Fills in every default of `options`. Throws a plain `Error` naming the option when a fast-engine
+ * option is combined with the reference engine (`symmetry`, `exact`, `order: 'depth'`,
+ * `maxMemory`), which would otherwise be silently ignored.
+ */
+export function resolveCheckOptions(options: CheckOptions = {}): ResolvedCheckOptions {
+  const resolved: ResolvedCheckOptions = {
+    properties: options.properties,
+    requiredWitnesses: options.requiredWitnesses ?? [],
+    engine: options.engine ?? checkDefaults.engine,
+    maxStates: options.maxStates ?? checkDefaults.maxStates,
+    maxSeconds: options.maxSeconds ?? checkDefaults.maxSeconds,
+    maxMemory: options.maxMemory ?? checkDefaults.maxMemory,
+    symmetry: options.symmetry ?? checkDefaults.symmetry,
+    exact: options.exact ?? checkDefaults.exact,
+    order: options.order ?? checkDefaults.order,
+    onProgress: options.onProgress,
+    signal: options.signal,
+    machine: options.machine,
+  };
+  if (resolved.engine === 'graph') {
+    const fastOnly = [
+      resolved.symmetry && 'symmetry',
+      resolved.exact && 'exact',
+      resolved.order === 'depth' && 'order depth',
+      Number.isFinite(resolved.maxMemory) && 'maxMemory',
+    ].filter((x): x is string => typeof x === 'string');
+    if (fastOnly.length > 0) {
+      throw new Error(`${fastOnly.join(', ')} need the fast engine; the reference engine is graph`);
+    }
+  }
+  return resolved;
+}

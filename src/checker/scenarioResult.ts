@@ -1,0 +1,173 @@
+/**
+ * The one result builder: an engine's `ExploreResult`, plus what was recorded on the way
+ * (witnesses reached, lifecycle moves), becomes the Outcome's `ScenarioResult`. Both engines
+ * report through it, so verdicts, traces, witnesses, coverage and stats are worked out once.
+ */
+import { witnesses } from '../../invariants/index.ts';
+import type { Property } from '../../invariants/property.ts';
+import type { ServingState } from '../../invariants/vocabulary.ts';
+import type { ServingContext } from '../../machines/context.ts';
+import type { ExternalEvent } from '../../machines/events.ts';
+import type { Scenario } from '../../machines/scenario.ts';
+import type { ExploreResult, StateProjection, Violation } from '../engine/index.ts';
+import type { ResolvedCheckOptions } from './checkOptions.ts';
+import {
+  type LifecycleMove,
+  type PropertyResult,
+  type ScenarioResult,
+  type Trace,
+  witnessResultsOf,
+} from './outcome.ts';
+import { regionSnapshot, traceFrom } from './stepChanges.ts';
+
+/** A projection of the serving machine as the properties read it. */
+export function plainState(p: StateProjection<ServingContext>): ServingState {
+  return { value: p.value as unknown as ServingState['value'], context: p.context };
+}
+
+/**
+ * Records, state by state and move by move, what a `ScenarioResult` needs beyond the engine's
+ * own result: the witnesses reached and, when `coverage` is on, each request's distinct
+ * lifecycle moves. Engines announce a state (`state`) before or after the moves into it
+ * (`move`); a move into a state not yet announced waits for it.
+ */
+export class ResultRecorder {
+  private readonly reached = new Set<string>();
+  private readonly ids = new Map<string, number>();
+  private readonly tuples: Record<string, string>[] = [];
+  private readonly byState: number[][] = [];
+  private readonly moves = new Set<string>();
+  private readonly waiting = new Map<number, [number, ExternalEvent][]>();
+
+  /** `rids`: the scenario's requests in order; `coverage`: record lifecycle moves. */
+  constructor(
+    private readonly rids: readonly string[],
+    readonly coverage: boolean,
+  ) {}
+
+  /** A new distinct state, by index. */
+  state(s: StateProjection<ServingContext>, index: number): void {
+    const state = plainState(s);
+    for (const [name, w] of Object.entries(witnesses)) {
+      if (!this.reached.has(name) && w(state)) this.reached.add(name);
+    }
+    if (!this.coverage) return;
+    const regions = regionSnapshot(state);
+    this.byState[index] = this.rids.map((rid) => this.intern(regions[rid] ?? {}));
+    for (const [from, event] of this.waiting.get(index) ?? []) this.add(from, event, index);
+    this.waiting.delete(index);
+  }
+
+  /** An enabled transition `from` → `to` by `event`. */
+  move(from: number, event: ExternalEvent, to: number): void {
+    if (this.byState[to] !== undefined) this.add(from, event, to);
+    else this.waiting.set(to, [...(this.waiting.get(to) ?? []), [from, event]]);
+  }
+
+  /** Whether the witness `name` was reached. */
+  hasReached(name: string): boolean {
+    return this.reached.has(name);
+  }
+
+  /** The distinct lifecycle moves, sorted by their JSON text. */
+  lifecycleMoves(): LifecycleMove[] {
+    return [...this.moves]
+      .map((key): LifecycleMove => {
+        const [event = '', a = '0', b = '0'] = key.split(' ');
+        return {
+          event,
+          before: this.tuples[Number(a)] ?? {},
+          after: this.tuples[Number(b)] ?? {},
+        };
+      })
+      .map((m) => [JSON.stringify(m), m] as const)
+      .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
+      .map(([, m]) => m);
+  }
+
+  private intern(tuple: Readonly<Record<string, string>>): number {
+    const key = JSON.stringify(tuple);
+    let id = this.ids.get(key);
+    if (id === undefined) {
+      id = this.tuples.length;
+      this.ids.set(key, id);
+      this.tuples.push({ ...tuple });
+    }
+    return id;
+  }
+
+  private add(from: number, event: ExternalEvent, to: number): void {
+    const r = this.rids.indexOf(event.rid);
+    const a = this.byState[from]?.[r];
+    const b = this.byState[to]?.[r];
+    if (a !== undefined && b !== undefined) this.moves.add(`${event.type} ${a} ${b}`);
+  }
+}
+
+function traceOf(v: Violation<ServingContext, ExternalEvent>, message: string): Trace {
+  const path = v.trace.map((t) => ({ event: t.event, state: plainState(t.state) }));
+  const trace = traceFrom(plainState(v.initial), path, message);
+  return v.shortest === false ? { ...trace, shortest: false } : trace;
+}
+
+/** What `scenarioResult` reads. */
+export interface ResultInput {
+  readonly scenario: Scenario;
+  readonly variant: string;
+  readonly options: ResolvedCheckOptions;
+  /** The checked properties, by name, in registry order. */
+  readonly selected: readonly (readonly [string, Property])[];
+  readonly recorder: ResultRecorder;
+  readonly result: ExploreResult<ServingContext, ExternalEvent>;
+}
+
+/**
+ * The `ScenarioResult` of one exploration: each selected property `violated` (with its shortest
+ * trace, told step by step), `holds` when the search was complete, `unknown` when a bound
+ * stopped it; the witnesses reached; coverage (without symmetry); the stats; and, for the fast
+ * engine, its storage figures.
+ */
+export function scenarioResult(input: ResultInput): ScenarioResult {
+  const { result, options, recorder } = input;
+  const violated = new Map(result.violations.map((v) => [v.name, v]));
+  const complete = result.status !== 'incomplete' && result.bound === undefined;
+  const propertyResults: PropertyResult[] = input.selected.map(([name, prop]) => {
+    const v = violated.get(name);
+    if (!v) return { name, statement: prop.statement, status: complete ? 'holds' : 'unknown' };
+    const last = v.trace.at(-1)?.state ?? v.initial;
+    const message = prop.explain(plainState(last)) ?? `${name} violated`;
+    return { name, statement: prop.statement, status: 'violated', trace: traceOf(v, message) };
+  });
+  const base: ScenarioResult = {
+    scenario: input.scenario.name,
+    variant: input.variant,
+    status: result.status,
+    stats: {
+      states: result.stats.states,
+      ...(result.stats.unreducedStates !== undefined
+        ? { unreducedStates: result.stats.unreducedStates }
+        : {}),
+      transitions: result.stats.transitions,
+      depth: result.stats.depth,
+      ms: result.stats.ms,
+    },
+    properties: propertyResults,
+    witnesses: witnessResultsOf((name) => recorder.hasReached(name), options.requiredWitnesses),
+    coverage: recorder.coverage ? recorder.lifecycleMoves() : [],
+    ...(options.engine === 'fast'
+      ? {
+          engine: {
+            name: 'fast' as const,
+            symmetry: options.symmetry,
+            exact: options.exact,
+            search: options.order,
+            bytesPerState: result.stats.bytesPerState,
+            ...(result.collisionProbability !== undefined
+              ? { collisionProbability: result.collisionProbability }
+              : {}),
+          },
+        }
+      : {}),
+  };
+  return result.bound ? { ...base, bound: result.bound } : base;
+}

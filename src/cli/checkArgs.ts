@@ -1,0 +1,91 @@
+/**
+ * The search options `check`, `report` and `all` share: declared once (so their `--help`
+ * documents the same bounds with the same defaults) and parsed once into `CheckOptions`.
+ */
+import type { Command } from 'commander';
+import {
+  type CheckOptions,
+  type EngineName,
+  engineNames,
+  type SearchOrder,
+  searchOrders,
+} from '../checker/checkOptions.ts';
+import { oneOf, positiveSeconds, UsageError, wholeNumber } from './usageError.ts';
+
+/** The search options as parsed from the command line. */
+export interface SearchArgs {
+  readonly maxStates?: string;
+  readonly maxSeconds?: string;
+  /** MiB of V8 heap in use (fast engine). */
+  readonly maxMemory?: string;
+  /** `fast` (default) or `graph`. */
+  readonly engine?: string;
+  /** `on` or `off` (default). */
+  readonly symmetry?: string;
+  readonly exact?: boolean;
+  /** `breadth` (default) or `depth` (fast engine). */
+  readonly search?: string;
+}
+
+/** Declares the shared search options on `command`; returns it for chaining. */
+export function withSearchOptions(command: Command): Command {
+  return command
+    .option('--engine <name>', 'fast, or graph (the xstate/graph reference) (default: fast)')
+    .option('--max-states <n>', 'stop after n distinct states: verdict incomplete (default: none)')
+    .option('--max-seconds <s>', 'stop after s seconds: verdict incomplete (default: none)')
+    .option(
+      '--max-memory <MiB>',
+      'fast engine: stop once the V8 heap in use exceeds MiB: verdict incomplete (default: none)',
+    )
+    .option(
+      '--symmetry <on|off>',
+      'fast engine: explore one of each set of interchangeable requests (default: off)',
+    )
+    .option('--exact', 'fast engine: store full state keys instead of 64-bit fingerprints')
+    .option(
+      '--search <breadth|depth>',
+      'fast engine: breadth first, or depth first, which holds a path, not a level (default: breadth)',
+    );
+}
+
+/**
+ * The `CheckOptions` the search options ask for, without requirements or properties. Throws
+ * `UsageError` (exit 2) for a bad value and for a fast-engine option given with `--engine graph`.
+ */
+export function searchOptionsFrom(args: SearchArgs): CheckOptions {
+  const engine = oneOf('engine', args.engine ?? 'fast', engineNames) as EngineName;
+  const symmetry = oneOf('--symmetry value', args.symmetry ?? 'off', ['on', 'off']) === 'on';
+  const order = oneOf('--search value', args.search ?? 'breadth', searchOrders) as SearchOrder;
+  const maxStates =
+    args.maxStates === undefined ? undefined : wholeNumber('--max-states', args.maxStates, 1);
+  const maxSeconds =
+    args.maxSeconds === undefined ? undefined : positiveSeconds('--max-seconds', args.maxSeconds);
+  const maxMemory =
+    args.maxMemory === undefined ? undefined : wholeNumber('--max-memory', args.maxMemory, 1);
+  if (engine === 'graph') {
+    if (symmetry || args.exact) {
+      throw new UsageError(
+        '--symmetry on and --exact need --engine fast; the reference engine stores full snapshots',
+      );
+    }
+    if (order === 'depth') {
+      throw new UsageError(
+        '--search depth needs --engine fast; the reference engine is breadth first',
+      );
+    }
+    if (maxMemory !== undefined) {
+      throw new UsageError(
+        '--max-memory needs --engine fast; the reference engine has no memory bound',
+      );
+    }
+  }
+  return {
+    engine,
+    symmetry,
+    exact: args.exact === true,
+    order,
+    ...(maxStates !== undefined ? { maxStates } : {}),
+    ...(maxSeconds !== undefined ? { maxSeconds } : {}),
+    ...(maxMemory !== undefined ? { maxMemory } : {}),
+  };
+}
