@@ -15,6 +15,11 @@ export const auxSlotIntegrity = property(
   {
     guards:
       '#17259, #22716 (a reused metadata slot gives a request another room’s first token); #17430 (room check), #27374 (reset on free)',
+    trigger: {
+      fires: (s) =>
+        s.context.auxFree !== undefined && requestEntries(s).some(([, r]) => r.committed),
+      vacuity: 'the scenario has no aux slots, or decode never committed a request',
+    },
   },
   (s) => {
     for (const [rid, r] of requestEntries(s)) {

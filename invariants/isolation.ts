@@ -15,7 +15,13 @@ import { isDecoding, requestEntries, tenantOf, wasRejected, who } from './vocabu
  */
 export const rejectedNeverHandedOff = property(
   'A request rejected at intake on either side never has KV sent for its room and is never committed by decode.',
-  { guards: 'the 2026 incident; #30233, #32605; fixed by #38935 and #36988' },
+  {
+    guards: 'the 2026 incident; #30233, #32605; fixed by #38935 and #36988',
+    trigger: {
+      fires: (s) => requestEntries(s).some(([, r]) => wasRejected(r)),
+      vacuity: 'no request was rejected at intake',
+    },
+  },
   (s) => {
     for (const [rid, r] of requestEntries(s)) {
       if (!wasRejected(r) || !(r.kvSent || r.committed)) continue;
@@ -42,7 +48,13 @@ export const rejectedNeverHandedOff = property(
  */
 export const noCrossTenantRead = property(
   'Every KV slot that prefill or decode reads for a request was last written by a request of the same tenant.',
-  { guards: 'the 2026 incident (155 replies with other tenants’ data); pages are not scrubbed' },
+  {
+    guards: 'the 2026 incident (155 replies with other tenants’ data); pages are not scrubbed',
+    trigger: {
+      fires: (s) => requestEntries(s).some(([, r]) => r.reads.some((x) => x.writer !== null)),
+      vacuity: 'no request read a slot that any request had written',
+    },
+  },
   (s) => {
     for (const [rid, r] of requestEntries(s)) {
       const own = tenantOf(s, rid);
@@ -63,7 +75,13 @@ export const noCrossTenantRead = property(
  */
 export const coverageBeforeCommit = property(
   'While decode runs a committed request, every position below its sequence length holds KV that request wrote.',
-  { guards: 'the 2026 incident; #38704 (decode-side coverage check)' },
+  {
+    guards: 'the 2026 incident; #38704 (decode-side coverage check)',
+    trigger: {
+      fires: (s) => requestEntries(s).some(([rid]) => isDecoding(s, rid)),
+      vacuity: 'decode never ran a committed request',
+    },
+  },
   (s) => {
     const pool = s.context.decodePool;
     for (const [rid, r] of requestEntries(s)) {

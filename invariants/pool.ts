@@ -4,7 +4,7 @@
  */
 import type { PagePool } from '../machines/kvPagePool.ts';
 import { cachedPages } from '../machines/prefixCache.ts';
-import { property } from './property.ts';
+import { property, type Trigger } from './property.ts';
 import { heldPages, type ServingState } from './vocabulary.ts';
 
 const nodes = ['prefill', 'decode'] as const;
@@ -13,10 +13,17 @@ function poolOf(s: ServingState, node: (typeof nodes)[number]): PagePool {
   return node === 'prefill' ? s.context.prefillPool : s.context.decodePool;
 }
 
+/** Pool properties can fail only once some page is held or cached. */
+const somePageHeld: Trigger = {
+  fires: (s) =>
+    nodes.some((node) => heldPages(s, node).length > 0) || cachedPages(s.context).length > 0,
+  vacuity: 'no page was ever held',
+};
+
 /** A page has one holder, and the pool's owner field agrees with the requests' rows. */
 export const exclusivePageOwnership = property(
   'A page is held by at most one live request, and the pool records that request as its owner.',
-  { guards: '#35049 (a page reallocated while a transfer still writes it)' },
+  { guards: '#35049 (a page reallocated while a transfer still writes it)', trigger: somePageHeld },
   (s) => {
     for (const node of nodes) {
       const pool = poolOf(s, node);
@@ -40,7 +47,21 @@ export const exclusivePageOwnership = property(
 /** No page is freed twice or freed while still held. */
 export const freedExactlyOnce = property(
   'Every page is on its free list at most once, and never while a request holds it.',
-  { guards: '#30937 (a double release on an error during transfer)' },
+  {
+    guards: '#30937 (a double release on an error during transfer)',
+    trigger: {
+      fires: (s) =>
+        nodes.some((node) => {
+          const pool = poolOf(s, node);
+          return pool.free.some((page) =>
+            pool.writer
+              .slice(page * pool.pageSize, (page + 1) * pool.pageSize)
+              .some((w) => w !== null),
+          );
+        }),
+      vacuity: 'no written page was ever freed',
+    },
+  },
   (s) => {
     for (const node of nodes) {
       const pool = poolOf(s, node);
@@ -58,6 +79,12 @@ export const noWriteAfterFree = property(
   'KV is written only into pages that the writing request holds.',
   {
     guards: '#24527, #35049 (a late transfer write into a freed, reallocated page)',
+    trigger: {
+      fires: (s) =>
+        Object.values(s.context.requests).some((r) => r.draining === true) ||
+        nodes.some((node) => poolOf(s, node).strayWrites.length > 0),
+      vacuity: 'no transfer write was in flight after its room was aborted',
+    },
   },
   (s) => {
     for (const node of nodes) {
@@ -71,7 +98,10 @@ export const noWriteAfterFree = property(
 /** Free plus held (plus cached) equals capacity, on each node. */
 export const poolAccounting = property(
   'On each node, free pages plus pages held by live requests (or by the prefix cache) equal the pool’s capacity.',
-  { guards: 'SGLang’s own idle check (`check_memory`: available + evictable == size)' },
+  {
+    guards: 'SGLang’s own idle check (`check_memory`: available + evictable == size)',
+    trigger: somePageHeld,
+  },
   (s) => {
     for (const node of nodes) {
       const pool = poolOf(s, node);

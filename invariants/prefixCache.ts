@@ -15,6 +15,10 @@ export const prefixSharingRespectsSalt = property(
   {
     guards:
       '#37160 (external KV storage keys ignore cache_salt); RadixKey extra_key: different salts never share prefix nodes',
+    trigger: {
+      fires: (s) => requestEntries(s).some(([, r]) => (r.prefixPages?.length ?? 0) > 0),
+      vacuity: 'no request reused prefix-cache pages',
+    },
   },
   (s) => {
     for (const [rid, r] of requestEntries(s)) {

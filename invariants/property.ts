@@ -7,6 +7,19 @@ import type { ServingState } from './vocabulary.ts';
 /** When a property is evaluated: on every reachable state, or only where nothing can move. */
 export type PropertyKind = 'state' | 'terminal';
 
+/**
+ * When a property can fail at all: `fires` holds in a state where the property's antecedent is
+ * met (a rejected request exists, a slot was read, a room opened…). A complete search in which
+ * no state fires the trigger shows the property holding vacuously, and `vacuity` says why in
+ * words (`no request was rejected at intake`). Terminal properties' triggers are evaluated on
+ * terminal states only.
+ */
+export interface Trigger {
+  readonly fires: (s: ServingState) => boolean;
+  /** Why a pass is vacuous when no explored state fires the trigger. */
+  readonly vacuity: string;
+}
+
 /** A checkable property: call it to test a state; read its fields to describe it. */
 export interface Property {
   (s: ServingState): boolean;
@@ -15,6 +28,8 @@ export interface Property {
   /** The incident or upstream bug it guards. */
   readonly guards: string;
   readonly kind: PropertyKind;
+  /** When the property can fail at all (see `Trigger`). */
+  readonly trigger: Trigger;
   /** What is wrong in `s`, with names and numbers, or null when the property holds. */
   readonly explain: (s: ServingState) => string | null;
 }
@@ -25,7 +40,7 @@ export interface Property {
  */
 export function property(
   statement: string,
-  meta: { readonly guards: string; readonly kind?: PropertyKind },
+  meta: { readonly guards: string; readonly kind?: PropertyKind; readonly trigger: Trigger },
   findViolation: (s: ServingState) => string | null,
 ): Property {
   const holds = (s: ServingState) => findViolation(s) === null;
@@ -33,6 +48,7 @@ export function property(
     statement,
     guards: meta.guards,
     kind: meta.kind ?? 'state',
+    trigger: meta.trigger,
     explain: findViolation,
   });
 }

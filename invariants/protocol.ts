@@ -21,6 +21,11 @@ export const kvPollMonotone = property(
   {
     guards:
       'SGLang `CommonKVManager.update_status` (max rule, Failed sticky); no resurrection after clear',
+    trigger: {
+      fires: (s) =>
+        requestEntries(s).some(([rid]) => regionPath(s, rid, 'transfer') !== 'unopened'),
+      vacuity: 'no bootstrap room was opened',
+    },
   },
   (s) => {
     for (const [rid, r] of requestEntries(s)) {
@@ -46,6 +51,11 @@ export const errorReachesClient = property(
   {
     guards:
       'the 2026 incident (HTTP 200 over another tenant’s KV); #33507 (Success overwrites the pending abort); mini_lb returns decode’s status',
+    trigger: {
+      fires: (s) =>
+        requestEntries(s).some(([, r]) => r.clientReply !== null && (wasRejected(r) || r.aborted)),
+      vacuity: 'no rejected or aborted request was answered',
+    },
   },
   (s) => {
     for (const [rid, r] of requestEntries(s)) {
@@ -66,6 +76,11 @@ export const singleTerminalResponse = property(
   {
     guards:
       '#36988 (an abort is streamed exactly once); #36926 (a late chunk result after an abort)',
+    trigger: {
+      fires: (s) =>
+        requestEntries(s).some(([, r]) => r.replyCount.prefill + r.replyCount.decode > 0),
+      vacuity: 'no side ever replied',
+    },
   },
   (s) => {
     for (const [rid, r] of requestEntries(s)) {

@@ -4,8 +4,14 @@
  * kvcheck explores: every run ends in a terminal state.
  */
 import { cachedPages } from '../machines/prefixCache.ts';
-import { property } from './property.ts';
+import { property, type Trigger } from './property.ts';
 import { heldPages, regionIn, regionPath, requestIds, who } from './vocabulary.ts';
+
+/** Terminal properties can fail wherever nothing can move (triggers run on terminal states). */
+const terminalReached: Trigger = {
+  fires: () => true,
+  vacuity: 'no state where nothing can move was reached',
+};
 
 /** Where nothing can move, every request has finished on both sides. */
 export const noDeadlock = property(
@@ -14,6 +20,7 @@ export const noDeadlock = property(
     guards:
       'waiting must end: a request whose handshake can no longer come times out (decode: SGLANG_DISAGGREGATION_WAITING_TIMEOUT; prefill: the sender’s bootstrap timeout)',
     kind: 'terminal',
+    trigger: terminalReached,
   },
   (s) => {
     for (const rid of requestIds(s)) {
@@ -30,7 +37,11 @@ export const noDeadlock = property(
 /** Where nothing can move, every request has its one client reply. */
 export const everyRequestAnswered = property(
   'Where no step is possible, the router has answered every request.',
-  { guards: '#24159 (the router hangs when prefill fails); aibrix #2289', kind: 'terminal' },
+  {
+    guards: '#24159 (the router hangs when prefill fails); aibrix #2289',
+    kind: 'terminal',
+    trigger: terminalReached,
+  },
   (s) => {
     for (const rid of requestIds(s)) {
       if (s.context.requests[rid]?.clientReply == null) {
@@ -44,7 +55,11 @@ export const everyRequestAnswered = property(
 /** Where nothing can move, every page is free. */
 export const noLeakAtQuiescence = property(
   'Where no step is possible, every page of both pools is free, or an unlocked prefix-cache page.',
-  { guards: 'SGLang’s idle memory check; #36926 (late chunk result leaks KV)', kind: 'terminal' },
+  {
+    guards: 'SGLang’s idle memory check; #36926 (late chunk result leaks KV)',
+    kind: 'terminal',
+    trigger: terminalReached,
+  },
   (s) => {
     for (const node of ['prefill', 'decode'] as const) {
       const held = heldPages(s, node);

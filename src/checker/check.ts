@@ -53,14 +53,22 @@ function prepare(scenario: Scenario, variant: Variant, given: CheckOptions): Pre
   const options = resolveCheckOptions(given);
   const selected = selectedProperties(options.properties);
   const rids = scenario.requests.map((r) => r.id);
+  // Coverage follows one request's moves; a symmetry representative renames requests.
+  const recorder = new ResultRecorder(rids, !options.symmetry);
+  // Each invariant also notes, until it first fires, whether its property's trigger fired.
   const invariants = (kind: Property['kind']) =>
     Object.fromEntries(
       selected
         .filter(([, p]) => p.kind === kind)
-        .map(([name, p]) => [name, (s: StateProjection<ServingContext>) => p(plainState(s))]),
+        .map(([name, p]) => [
+          name,
+          (s: StateProjection<ServingContext>) => {
+            const state = plainState(s);
+            recorder.trigger(name, p, state);
+            return p(state);
+          },
+        ]),
     );
-  // Coverage follows one request's moves; a symmetry representative renames requests.
-  const recorder = new ResultRecorder(rids, !options.symmetry);
   const fast = options.engine === 'fast';
   const exploreOptions: ServingExplore = {
     events: servingEvents(rids),

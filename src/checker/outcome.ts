@@ -70,6 +70,13 @@ export interface PropertyResult {
   readonly statement: string;
   readonly status: PropertyStatus;
   readonly trace?: Trace;
+  /**
+   * Present (true) when the property holds only vacuously: no explored state fired its trigger,
+   * the condition under which it can fail at all (see `Property.trigger`).
+   */
+  readonly vacuous?: true;
+  /** With `vacuous`: why, in words (`no request reused prefix-cache pages`). */
+  readonly vacuity?: string;
 }
 
 /** Whether a witness was reached in one run. */
@@ -132,7 +139,13 @@ export interface EngineInfo {
 export interface ScenarioResult {
   readonly scenario: string;
   readonly variant: string;
+  /**
+   * `incomplete` also when the search finished without a violation but left a required witness
+   * unreached (`unreachedWitnesses`).
+   */
   readonly status: Verdict;
+  /** Required witnesses the run never reached; present only when some were. */
+  readonly unreachedWitnesses?: readonly string[];
   readonly stats: Stats;
   /** Present when a bound stopped the search. */
   readonly bound?: Bound;

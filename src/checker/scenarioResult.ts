@@ -33,6 +33,7 @@ export function plainState(p: StateProjection<ServingContext>): ServingState {
  */
 export class ResultRecorder {
   private readonly reached = new Set<string>();
+  private readonly fired = new Set<string>();
   private readonly ids = new Map<string, number>();
   private readonly tuples: Record<string, string>[] = [];
   private readonly byState: number[][] = [];
@@ -62,6 +63,16 @@ export class ResultRecorder {
   move(from: number, event: ExternalEvent, to: number): void {
     if (this.byState[to] !== undefined) this.add(from, event, to);
     else this.waiting.set(to, [...(this.waiting.get(to) ?? []), [from, event]]);
+  }
+
+  /** Evaluates the trigger of property `name` on `s`, until it first fires. */
+  trigger(name: string, p: Property, s: ServingState): void {
+    if (!this.fired.has(name) && p.trigger.fires(s)) this.fired.add(name);
+  }
+
+  /** Whether the trigger of property `name` fired in some explored state. */
+  hasFired(name: string): boolean {
+    return this.fired.has(name);
   }
 
   /** Whether the witness `name` was reached. */
@@ -123,9 +134,11 @@ export interface ResultInput {
 
 /**
  * The `ScenarioResult` of one exploration: each selected property `violated` (with its shortest
- * trace, told step by step), `holds` when the search was complete, `unknown` when a bound
- * stopped it; the witnesses reached; coverage (without symmetry); the stats; and, for the fast
- * engine, its storage figures.
+ * trace, told step by step), `holds` when the search was complete (marked `vacuous`, with the
+ * reason, when no explored state fired its trigger), `unknown` when a bound stopped it; the
+ * witnesses reached; coverage (without symmetry); the stats; and, for the fast engine, its
+ * storage figures. The status is the engine's, except that a pass which left a required
+ * witness unreached is `incomplete` (`unreachedWitnesses` names them): it proves nothing.
  */
 export function scenarioResult(input: ResultInput): ScenarioResult {
   const { result, options, recorder } = input;
@@ -133,15 +146,29 @@ export function scenarioResult(input: ResultInput): ScenarioResult {
   const complete = result.status !== 'incomplete' && result.bound === undefined;
   const propertyResults: PropertyResult[] = input.selected.map(([name, prop]) => {
     const v = violated.get(name);
-    if (!v) return { name, statement: prop.statement, status: complete ? 'holds' : 'unknown' };
+    if (!v && !complete) return { name, statement: prop.statement, status: 'unknown' };
+    if (!v) {
+      const holds = { name, statement: prop.statement, status: 'holds' as const };
+      return recorder.hasFired(name)
+        ? holds
+        : { ...holds, vacuous: true as const, vacuity: prop.trigger.vacuity };
+    }
     const last = v.trace.at(-1)?.state ?? v.initial;
     const message = prop.explain(plainState(last)) ?? `${name} violated`;
     return { name, statement: prop.statement, status: 'violated', trace: traceOf(v, message) };
   });
+  const witnessResults = witnessResultsOf(
+    (name) => recorder.hasReached(name),
+    options.requiredWitnesses,
+  );
+  // A pass that did not reach a witness the scenario requires proves nothing about it.
+  const unreached = witnessResults.filter((w) => w.required && !w.reached).map((w) => w.name);
+  const status = result.status === 'ok' && unreached.length > 0 ? 'incomplete' : result.status;
   const base: ScenarioResult = {
     scenario: input.scenario.name,
     variant: input.variant,
-    status: result.status,
+    status,
+    ...(unreached.length > 0 ? { unreachedWitnesses: unreached } : {}),
     stats: {
       states: result.stats.states,
       ...(result.stats.unreducedStates !== undefined
@@ -152,7 +179,7 @@ export function scenarioResult(input: ResultInput): ScenarioResult {
       ms: result.stats.ms,
     },
     properties: propertyResults,
-    witnesses: witnessResultsOf((name) => recorder.hasReached(name), options.requiredWitnesses),
+    witnesses: witnessResults,
     coverage: recorder.coverage ? recorder.lifecycleMoves() : [],
     ...(options.engine === 'fast'
       ? {

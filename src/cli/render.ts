@@ -154,6 +154,10 @@ export function renderSummaryLine(r: ScenarioResult, colour: boolean): string {
     const names = r.properties.filter((p) => p.status === 'violated').map((p) => p.name);
     return `${paint(colour, 'red', '[violation]')} ${where}: ${names.join(', ')} (${size})`;
   }
+  if (r.bound === undefined && (r.unreachedWitnesses?.length ?? 0) > 0) {
+    const names = (r.unreachedWitnesses ?? []).join(', ');
+    return `${paint(colour, 'yellow', '[incomplete]')} ${where}: no violation, but the required witness ${names} was never reached, so the pass is vacuous (${size})`;
+  }
   const why = boundText(r.bound);
   // A breadth-first queue holds a whole level; depth first holds a path.
   const hint =
@@ -163,18 +167,20 @@ export function renderSummaryLine(r: ScenarioResult, colour: boolean): string {
   return `${paint(colour, 'yellow', '[incomplete]')} ${where}: ${why}; nothing is proven (${size})${hint}`;
 }
 
-/** Witness lines: which situations were reached, and, on a pass, a warning for each required one that was not. */
-export function renderWitnesses(r: ScenarioResult, colour: boolean): string {
-  const marks = r.witnesses.map((w) => `${w.name} ${w.reached ? 'reached' : 'not reached'}`);
-  const lines = [`  witnesses: ${marks.join('; ')}`];
-  for (const w of r.witnesses) {
-    if (w.required && !w.reached && r.status === 'ok') {
-      lines.push(
-        `  ${paint(colour, 'yellow', 'warning:')} required witness ${w.name} was not reached: the pass may be vacuous`,
-      );
-    }
-  }
-  return lines.join('\n');
+/** Witness lines: which situations were reached, required ones marked. */
+export function renderWitnesses(r: ScenarioResult): string {
+  const marks = r.witnesses.map(
+    (w) => `${w.name} ${w.reached ? 'reached' : 'not reached'}${w.required ? ' (required)' : ''}`,
+  );
+  return `  witnesses: ${marks.join('; ')}`;
+}
+
+/** One line per property that holds only vacuously, with why; null when none does. */
+export function renderVacuous(r: ScenarioResult, colour: boolean): string | null {
+  const vacuous = r.properties.filter((p) => p.vacuous);
+  if (vacuous.length === 0) return null;
+  const label = paint(colour, 'yellow', 'holds (vacuous:');
+  return vacuous.map((p) => `  ${p.name} ${label} ${p.vacuity ?? 'never triggered'})`).join('\n');
 }
 
 /**
@@ -205,7 +211,9 @@ export function renderResults(
 ): string {
   const parts = options.table === false ? [] : [renderVerdictTable(results, colour), ''];
   for (const r of results) {
-    parts.push(renderSummaryLine(r, colour), renderWitnesses(r, colour));
+    parts.push(renderSummaryLine(r, colour), renderWitnesses(r));
+    const vacuous = renderVacuous(r, colour);
+    if (vacuous !== null) parts.push(vacuous);
     const storage = options.storage === false ? null : renderStorage(r);
     if (storage !== null) parts.push(storage);
     for (const p of r.properties) {

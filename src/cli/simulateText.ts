@@ -69,7 +69,7 @@ export function renderSimulation(
   const parts: string[] = [];
   for (const r of results) {
     parts.push(summaryLine(r, colour), ...depthLines(r), ...shrinkLines(r));
-    parts.push(renderWitnesses(r, colour));
+    parts.push(renderWitnesses(r));
     for (const p of r.properties) {
       if (p.status !== 'violated') continue;
       parts.push(

@@ -105,9 +105,12 @@ function propertyTable(input: ReportInput): string {
         { html: h(guards), cls: 'small' },
         ...input.variants.map((v) => {
           const s = statusAcross(input.results, name, v.name);
-          return s.status === 'violated'
-            ? badge('violated', `violated: ${s.scenarios.join(', ')}`)
-            : badge(s.status);
+          if (s.status === 'violated') {
+            return badge('violated', `violated: ${s.scenarios.join(', ')}`);
+          }
+          return s.vacuity === undefined
+            ? badge(s.status)
+            : badge('unknown', `holds (vacuous: ${s.vacuity})`);
         }),
       ];
     }),
@@ -125,8 +128,10 @@ function barrierMatrix(input: ReportInput): string {
     .map((name) => {
       const cells = input.variants
         .map((v) => {
-          const s = statusAcross(input.results, name, v.name).status;
-          return `<td class="cell ${s}">${symbol[s]}</td>`;
+          const { status: s, vacuity } = statusAcross(input.results, name, v.name);
+          return vacuity === undefined
+            ? `<td class="cell ${s}">${symbol[s]}</td>`
+            : `<td class="cell unknown" title="${h(`vacuous: ${vacuity}`)}">✓ <span class="small">vacuous</span></td>`;
         })
         .join('');
       const note = h(defenceNote(input.results, input.variants, name));

@@ -83,7 +83,8 @@ function propertyTable(input: ReportInput): string {
     const { statement, guards } = propertyText(name);
     const cells = input.variants.map((v) => {
       const s = statusAcross(input.results, name, v.name);
-      return s.status === 'violated' ? `✗ (${s.scenarios.map(cell).join(', ')})` : mark[s.status];
+      if (s.status === 'violated') return `✗ (${s.scenarios.map(cell).join(', ')})`;
+      return s.vacuity === undefined ? mark[s.status] : `✓ holds (vacuous: ${cell(s.vacuity)})`;
     });
     return [`\`${name}\``, cell(statement), cell(guards), ...cells];
   });
@@ -102,9 +103,10 @@ function barrierMatrix(input: ReportInput): string {
   ];
   const rows = names.map((name) => [
     `\`${name}\``,
-    ...input.variants.map(
-      (v) => mark[statusAcross(input.results, name, v.name).status].split(' ')[0] ?? '',
-    ),
+    ...input.variants.map((v) => {
+      const s = statusAcross(input.results, name, v.name);
+      return s.vacuity === undefined ? (mark[s.status].split(' ')[0] ?? '') : '✓ vacuous';
+    }),
     cell(defenceNote(input.results, input.variants, name)),
   ]);
   return tableOf(header, rows);
@@ -176,7 +178,7 @@ export function reportMarkdown(input: ReportInput): string {
     `## Scenarios\n\n${scenarios(input)}`,
     `## Statecharts\n\n${diagrams(input)}`,
     `## Properties\n\n${propertyTable(input)}`,
-    `## Barrier matrix\n\nWhich variant stops which failure: ✓ holds in every scenario, ✗ violated in at least one.\n\n${barrierMatrix(input)}`,
+    `## Barrier matrix\n\nWhich variant stops which failure: ✓ holds in every scenario, ✓ vacuous holds only because nothing could fail it, ✗ violated in at least one.\n\n${barrierMatrix(input)}`,
     `## Counterexamples\n\n${counterexamples(input)}`,
     `## Coverage\n\nStates and transitions of one request's lifecycle that the runs visited; a transition never taken is a finding.\n\n${coverage(input)}`,
     `## Witnesses\n\n${witnesses(input)}`,

@@ -124,18 +124,27 @@ function poolVersusContext(s: Scenario): string {
   return 'every pool holds at least twice the context window';
 }
 
-/** A property's status under a variant over every scenario, and where it was violated. */
+/**
+ * A property's status under a variant over every scenario, and where it was violated. When it
+ * holds in every scenario but only vacuously in each (no state fired its trigger), `vacuity`
+ * says why, from the first scenario: such a pass must never read as a plain one.
+ */
 export function statusAcross(
   results: readonly ScenarioResult[],
   property: string,
   variant: string,
-): { status: PropertyStatus; scenarios: string[] } {
+): { status: PropertyStatus; scenarios: string[]; vacuity?: string } {
   const mine = results.filter((r) => r.variant === variant);
-  const of = (r: ScenarioResult) => r.properties.find((p) => p.name === property)?.status;
-  const violated = mine.filter((r) => of(r) === 'violated').map((r) => r.scenario);
+  const of = (r: ScenarioResult) => r.properties.find((p) => p.name === property);
+  const violated = mine.filter((r) => of(r)?.status === 'violated').map((r) => r.scenario);
   if (violated.length > 0) return { status: 'violated', scenarios: violated };
-  const unknown = mine.some((r) => of(r) !== 'holds');
-  return { status: unknown ? 'unknown' : 'holds', scenarios: [] };
+  const unknown = mine.some((r) => of(r)?.status !== 'holds');
+  if (unknown) return { status: 'unknown', scenarios: [] };
+  const vacuous = mine.length > 0 && mine.every((r) => of(r)?.vacuous === true);
+  const vacuity = mine.map((r) => of(r)?.vacuity).find((v) => v !== undefined);
+  return vacuous && vacuity !== undefined
+    ? { status: 'holds', scenarios: [], vacuity }
+    : { status: 'holds', scenarios: [] };
 }
 
 function switchesOn(s: Switches): string[] {
@@ -169,6 +178,10 @@ export function defenceNote(
 ): string {
   const status = (v: Variant) => statusAcross(results, property, v.name).status;
   const failing = variants.filter((v) => status(v) === 'violated');
+  const vacuity = variants.map((v) => statusAcross(results, property, v.name).vacuity);
+  if (failing.length === 0 && vacuity.every((x) => x !== undefined)) {
+    return `not exercised: ${vacuity[0] ?? ''}, under every variant checked`;
+  }
   if (failing.length === 0) return 'holds under every variant checked';
   const holding = variants.filter((v) => status(v) === 'holds');
   if (holding.length === 0) return 'violated under every variant checked: no barrier stops it';

@@ -3,7 +3,7 @@
  * convention (0 ok, 1 violation, 2 bad input, 3 incomplete); bad input is exactly one `error: …`
  * line on stderr and nothing on stdout; `--json` prints the Outcome in its documented shape.
  */
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -42,11 +42,14 @@ const propertySchema = z.strictObject({
   statement: z.string().min(1),
   status: z.enum(['holds', 'violated', 'unknown']),
   trace: traceSchema.optional(),
+  vacuous: z.literal(true).optional(),
+  vacuity: z.string().min(1).optional(),
 });
 const resultSchema = z.strictObject({
   scenario: z.string(),
   variant: z.string(),
   status: z.enum(['ok', 'violation', 'incomplete']),
+  unreachedWitnesses: z.array(z.string()).optional(),
   stats: z.strictObject({
     states: z.int().min(0),
     transitions: z.int().min(0),
@@ -469,6 +472,48 @@ describe('check --out-trace', () => {
       file,
     );
     expect(usageError(r)).toContain('no-such-dir');
+  });
+});
+
+describe('honest verdicts', () => {
+  it('exits 3 and names the witness when a scenario requires one it cannot reach', async () => {
+    // One request that fits every limit: nothing is ever rejected.
+    const file = tempFile('needs-reject.yaml', `${validYaml}witnesses: [someRequestRejected]\n`);
+    const r = await run('check', '--config', file, '--variant', 'fixed');
+    expect(r.code).toBe(3);
+    expect(r.out).toMatch(/^t\s+fixed\s+incomplete\s/m);
+    expect(r.out).toContain('the required witness someRequestRejected was never reached');
+  });
+
+  it('labels a property that holds only vacuously, in the text and the JSON', async () => {
+    const text = await run('check', '--scenario', 'happy', '--variant', 'fixed');
+    expect(text.code).toBe(0);
+    expect(text.out).toContain(
+      'prefixSharingRespectsSalt holds (vacuous: no request reused prefix-cache pages)',
+    );
+    const json = await run('check', '--scenario', 'happy', '--variant', 'fixed', '--json');
+    const [result] = outcomeSchema.parse(JSON.parse(json.out)).results;
+    expect(result?.properties.find((p) => p.name === 'auxSlotIntegrity')).toMatchObject({
+      status: 'holds',
+      vacuous: true,
+      vacuity: 'the scenario has no aux slots, or decode never committed a request',
+    });
+  });
+
+  it('exits 1 from report on a violation, and still writes the files', async () => {
+    const out = join(dir, 'report-violation');
+    const r = await run(
+      'report',
+      '--scenario',
+      'incident',
+      '--variant',
+      'incident-2026',
+      '--out',
+      out,
+    );
+    expect(r.code).toBe(1);
+    expect(existsSync(join(out, 'report.html'))).toBe(true);
+    expect(existsSync(join(out, 'report.md'))).toBe(true);
   });
 });
 

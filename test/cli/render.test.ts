@@ -1,52 +1,75 @@
 /**
- * The witness lines under a verdict: each witness marked reached or not, and a warning for a
- * required witness that was not reached only on a pass, where it means the pass may be vacuous
- * (a violation or an incomplete search proves no pass, so it gets no such warning).
+ * The lines under a verdict: each witness marked reached or not (and required), a pass that left
+ * a required witness unreached shown as incomplete and naming it, and each property that holds
+ * only vacuously labelled with why.
  */
 
+import type { Scenario } from '../../machines/scenario.ts';
 import { findVariant } from '../../machines/variants.ts';
-import { incident } from '../../scenarios/index.ts';
+import { happy, incident } from '../../scenarios/index.ts';
 import { check } from '../../src/checker/check.ts';
-import type { ScenarioResult } from '../../src/checker/outcome.ts';
-import { renderWitnesses } from '../../src/cli/render.ts';
+import {
+  renderResults,
+  renderSummaryLine,
+  renderVacuous,
+  renderWitnesses,
+} from '../../src/cli/render.ts';
 import { shellWord } from '../../src/cli/resolve.ts';
 
 const fixed = findVariant('fixed');
 if (!fixed) throw new Error('no fixed variant');
 const base = check(incident, fixed, { requiredWitnesses: incident.witnesses });
 
-/** `base` with status `status` and its first required witness marked unreached. */
-function withUnreached(status: ScenarioResult['status']): ScenarioResult {
-  const first = base.witnesses.findIndex((w) => w.required);
-  return {
-    ...base,
-    status,
-    witnesses: base.witnesses.map((w, i) => (i === first ? { ...w, reached: false } : w)),
-  };
-}
-
 describe('renderWitnesses', () => {
-  it('marks each witness reached or not on the incident under fixed, with no warning', () => {
+  it('marks each witness reached or not on the incident under fixed, required ones too', () => {
     expect(base.status).toBe('ok');
-    expect(base.witnesses.filter((w) => w.required).every((w) => w.reached)).toBe(true);
-    const marks = base.witnesses.map((w) => `${w.name} ${w.reached ? 'reached' : 'not reached'}`);
-    expect(renderWitnesses(base, false)).toBe(`  witnesses: ${marks.join('; ')}`);
+    const marks = base.witnesses.map(
+      (w) => `${w.name} ${w.reached ? 'reached' : 'not reached'}${w.required ? ' (required)' : ''}`,
+    );
+    expect(renderWitnesses(base)).toBe(`  witnesses: ${marks.join('; ')}`);
+  });
+});
+
+describe('a pass that leaves a required witness unreached', () => {
+  /** The happy scenario rejects nothing, so requiring a rejection cannot be met. */
+  const demanding: Scenario = { ...happy, witnesses: ['someRequestRejected'] };
+  const r = check(demanding, fixed, { requiredWitnesses: demanding.witnesses });
+
+  it('is incomplete, naming the witness, in the result and the summary line', () => {
+    expect(r.status).toBe('incomplete');
+    expect(r.unreachedWitnesses).toEqual(['someRequestRejected']);
+    expect(r.bound).toBeUndefined();
+    expect(r.properties.every((p) => p.status === 'holds')).toBe(true);
+    expect(renderSummaryLine(r, false)).toMatch(
+      /^\[incomplete\] happy × fixed: no violation, but the required witness someRequestRejected was never reached/,
+    );
+  });
+});
+
+describe('vacuous properties', () => {
+  const r = check(happy, fixed);
+
+  it('are labelled with why, never shown as a plain pass', () => {
+    const vacuous = Object.fromEntries(
+      r.properties.filter((p) => p.vacuous).map((p) => [p.name, p.vacuity]),
+    );
+    expect(vacuous).toMatchObject({
+      rejectedNeverHandedOff: 'no request was rejected at intake',
+      auxSlotIntegrity: 'the scenario has no aux slots, or decode never committed a request',
+      prefixSharingRespectsSalt: 'no request reused prefix-cache pages',
+    });
+    expect(vacuous).not.toHaveProperty('noCrossTenantRead');
+    const text = renderVacuous(r, false) ?? '';
+    expect(text).toContain(
+      '  prefixSharingRespectsSalt holds (vacuous: no request reused prefix-cache pages)',
+    );
+    expect(renderResults([r], new Map(), false)).toContain(text);
   });
 
-  it('warns of a possibly vacuous pass when a required witness is unreached on ok', () => {
-    const r = withUnreached('ok');
-    const name = r.witnesses.find((w) => !w.reached)?.name;
-    const lines = renderWitnesses(r, false).split('\n');
-    expect(lines[0]).toContain(`${name} not reached`);
-    expect(lines.slice(1)).toEqual([
-      `  warning: required witness ${name} was not reached: the pass may be vacuous`,
-    ]);
-  });
-
-  it.each(['violation', 'incomplete'] as const)('gives no pass warning on %s', (status) => {
-    const text = renderWitnesses(withUnreached(status), false);
-    expect(text).toContain('not reached');
-    expect(text).not.toContain('warning');
+  it('are absent where every trigger fired', () => {
+    expect(base.properties.filter((p) => p.vacuous).map((p) => p.name)).not.toContain(
+      'rejectedNeverHandedOff',
+    );
   });
 });
 

@@ -71,6 +71,16 @@ describe('report.md', () => {
   });
 });
 
+describe('vacuous passes in the report', () => {
+  it('are never a plain ✓: the property table and barrier matrix say why', () => {
+    expect(md).toContain('✓ holds (vacuous: no request reused prefix-cache pages)');
+    expect(md).toMatch(
+      /\| `auxSlotIntegrity` \| ✓ vacuous \| ✓ vacuous \| not exercised: the scenario has no aux slots, or decode never committed a request, under every variant checked \|/,
+    );
+    expect(html).toContain('title="vacuous: no request reused prefix-cache pages"');
+  });
+});
+
 describe('report.html', () => {
   it('is one self-contained file: inline SVG and CSS, no script, nothing fetched', () => {
     expect(html).not.toMatch(/<script|<link|<img|<iframe|@import|url\(/i);
