@@ -1,21 +1,54 @@
 /**
- * The expected outcome of every built-in scenario under every built-in variant: the verdict,
- * the properties violated, and the size of the state space (distinct states, transitions,
- * depth), as TLA+ Examples' manifest.json records them. `kvcheck all` compares against it and
- * the exhaustive tests pin it: a change to a count is a change to the model, made on purpose.
+ * The manifest: the expected outcome of every scenario × variant kvcheck ships, in one format,
+ * as TLA+ Examples' manifest.json records each model's: the verdict, the properties violated, and
+ * the size of the state space (distinct states, transitions, depth), with the search mode where
+ * a row was not explored breadth first without symmetry. It holds three groups of rows: the
+ * built-in scenarios under the built-in variants (`kvcheck all` compares against them), the bug
+ * catalogue's scenarios under each fault's variant and under `fixed` (`kvcheck catalogue` reads
+ * which properties catch each fault), and `incident-large`'s exhaustive run, measured once and
+ * recorded. The tests re-run every row but the measured one: a change to a count is a change to
+ * the model, made on purpose.
  */
 
-/** What one scenario × variant must produce. */
-export interface Expectation {
+/** A row measured once and recorded rather than re-run: its run is too long for the tests. */
+export interface Measurement {
+  /** The command that produced the row. */
+  readonly command: string;
+  /** The day of the run, `YYYY-MM-DD`. */
+  readonly date: string;
+  /** Wall time of the run, in seconds. */
+  readonly seconds: number;
+  /** Where it ran: cores, heap, and anything else that bears on the time. */
+  readonly host: string;
+  /** The estimated probability that two stored states shared a fingerprint (a pass holds up to it). */
+  readonly collisionProbability: number;
+}
+
+/** What one scenario × variant must produce when explored to the end. */
+export interface ManifestRow {
   readonly scenario: string;
   readonly variant: string;
-  /** The verdict of an exhaustive run: built-in scenarios are never bounded. */
+  /** The verdict of an exhaustive run: no row is bounded. */
   readonly status: 'ok' | 'violation';
-  /** Violated properties, in registry order. */
+  /** Every violated property, in registry order. */
   readonly violated: readonly string[];
+  /**
+   * On a catalogue fault's row: the properties expected to catch the fault. It is caught when
+   * one of them is violated; the first violated, in this order, is the one the catalogue reports.
+   */
+  readonly caughtByOneOf?: readonly string[];
+  /** Distinct states (representatives, under symmetry reduction). */
   readonly states: number;
   readonly transitions: number;
   readonly depth: number;
+  /** Under symmetry reduction: the states of the unreduced space the representatives stand for. */
+  readonly unreducedStates?: number;
+  /** Symmetry reduction (`--symmetry on`). @default false */
+  readonly symmetry?: boolean;
+  /** The search order (`--search`); under `depth`, `depth` is the search tree's. @default 'breadth' */
+  readonly search?: 'breadth' | 'depth';
+  /** Present when the row was measured once and is not re-run by the tests. */
+  readonly measured?: Measurement;
 }
 
 const leak = [
@@ -25,8 +58,10 @@ const leak = [
   'errorReachesClient',
 ];
 
-/** Expectations for the built-in scenarios and variants. */
-export const manifest: readonly Expectation[] = [
+/**
+ * Every built-in scenario under every built-in variant: what `kvcheck all` compares against.
+ */
+export const builtinRows: readonly ManifestRow[] = [
   {
     scenario: 'incident',
     variant: 'incident-2026',
@@ -209,9 +244,195 @@ export const manifest: readonly Expectation[] = [
   },
 ];
 
-/** The expectation for one scenario × variant, if the manifest has one. */
-export function expectationFor(scenario: string, variant: string): Expectation | undefined {
-  return manifest.find((e) => e.scenario === scenario && e.variant === variant);
+/**
+ * The bug catalogue's runs (`src/catalogue`): each fault's variant on its scenario, a violation
+ * caught by one of `caughtByOneOf`, and `fixed` on the same scenario, which passes. B1's scenario
+ * is the built-in `incident`, whose `fixed` row is among `builtinRows`.
+ */
+export const catalogueRows: readonly ManifestRow[] = [
+  {
+    scenario: 'incident',
+    variant: 'b1-placeholder-handoff',
+    status: 'violation',
+    violated: leak,
+    caughtByOneOf: ['rejectedNeverHandedOff', 'coverageBeforeCommit', 'noCrossTenantRead'],
+    states: 2115,
+    transitions: 4038,
+    depth: 26,
+  },
+  {
+    scenario: 'prefill-error',
+    variant: 'b2-success-overwrites-abort',
+    status: 'violation',
+    violated: ['errorReachesClient'],
+    caughtByOneOf: ['errorReachesClient'],
+    states: 28,
+    transitions: 35,
+    depth: 14,
+  },
+  {
+    scenario: 'prefill-error',
+    variant: 'fixed',
+    status: 'ok',
+    violated: [],
+    states: 23,
+    transitions: 27,
+    depth: 13,
+  },
+  {
+    scenario: 'prefill-reject',
+    variant: 'b3-router-join-hang',
+    status: 'violation',
+    violated: ['noDeadlock', 'everyRequestAnswered'],
+    caughtByOneOf: ['everyRequestAnswered', 'noDeadlock'],
+    states: 5,
+    transitions: 5,
+    depth: 3,
+  },
+  {
+    scenario: 'prefill-reject',
+    variant: 'fixed',
+    status: 'ok',
+    violated: [],
+    states: 7,
+    transitions: 7,
+    depth: 5,
+  },
+  {
+    scenario: 'late-write',
+    variant: 'b4-release-before-drain',
+    status: 'violation',
+    violated: ['noCrossTenantRead', 'coverageBeforeCommit', 'noWriteAfterFree'],
+    caughtByOneOf: ['noWriteAfterFree', 'noCrossTenantRead'],
+    states: 8083,
+    transitions: 16762,
+    depth: 25,
+  },
+  {
+    scenario: 'late-write',
+    variant: 'fixed',
+    status: 'ok',
+    violated: [],
+    states: 7562,
+    transitions: 15883,
+    depth: 25,
+  },
+  {
+    scenario: 'aux-slot-reuse',
+    variant: 'b5-aux-slot-reuse',
+    status: 'violation',
+    violated: ['auxSlotIntegrity'],
+    caughtByOneOf: ['auxSlotIntegrity'],
+    states: 2045,
+    transitions: 3947,
+    depth: 25,
+  },
+  {
+    scenario: 'aux-slot-reuse',
+    variant: 'fixed',
+    status: 'ok',
+    violated: [],
+    states: 2010,
+    transitions: 3874,
+    depth: 25,
+  },
+  {
+    scenario: 'prefill-error',
+    variant: 'b6-double-release',
+    status: 'violation',
+    violated: [
+      'exclusivePageOwnership',
+      'freedExactlyOnce',
+      'poolAccounting',
+      'noLeakAtQuiescence',
+    ],
+    caughtByOneOf: ['freedExactlyOnce'],
+    states: 23,
+    transitions: 27,
+    depth: 13,
+  },
+  {
+    scenario: 'late-abort',
+    variant: 'b7-late-result-leak',
+    status: 'violation',
+    violated: ['noLeakAtQuiescence'],
+    // engine-notes also names SingleTerminalResponse; the model never streams a second reply, so
+    // only the leak can show.
+    caughtByOneOf: ['noLeakAtQuiescence'],
+    states: 36,
+    transitions: 47,
+    depth: 13,
+  },
+  {
+    scenario: 'late-abort',
+    variant: 'fixed',
+    status: 'ok',
+    violated: [],
+    states: 37,
+    transitions: 48,
+    depth: 13,
+  },
+  {
+    scenario: 'shared-prefix',
+    variant: 'b8-salt-ignored',
+    status: 'violation',
+    violated: ['noCrossTenantRead', 'prefixSharingRespectsSalt'],
+    caughtByOneOf: ['prefixSharingRespectsSalt', 'noCrossTenantRead'],
+    states: 1328,
+    transitions: 2596,
+    depth: 25,
+  },
+  {
+    scenario: 'shared-prefix',
+    variant: 'fixed',
+    status: 'ok',
+    violated: [],
+    states: 1328,
+    transitions: 2596,
+    depth: 25,
+  },
+];
+
+/**
+ * Runs measured once and recorded, not re-run by the tests: `incident-large` under `fixed`,
+ * exhaustive, depth first with symmetry (README, "The scale scenario `incident-large`").
+ */
+export const measuredRows: readonly ManifestRow[] = [
+  {
+    scenario: 'incident-large',
+    variant: 'fixed',
+    status: 'ok',
+    violated: [],
+    states: 83_458_446,
+    unreducedStates: 166_908_459,
+    transitions: 306_234_112,
+    depth: 44,
+    symmetry: true,
+    search: 'depth',
+    measured: {
+      command:
+        'kvcheck check --scenario incident-large --variant fixed --symmetry on --search depth',
+      date: '2026-12-03',
+      seconds: 6582,
+      host: 'one core of a 2-core machine, node --max-old-space-size=12000',
+      collisionProbability: 1.9e-4,
+    },
+  },
+];
+
+/** Every row: the built-in runs, the catalogue's, then the measured ones. */
+export const manifest: readonly ManifestRow[] = [...builtinRows, ...catalogueRows, ...measuredRows];
+
+/**
+ * The row of one scenario × variant in `rows` (by default the manifest, which has at most one
+ * per pair), or undefined.
+ */
+export function expectationFor(
+  scenario: string,
+  variant: string,
+  rows: readonly ManifestRow[] = manifest,
+): ManifestRow | undefined {
+  return rows.find((e) => e.scenario === scenario && e.variant === variant);
 }
 
 /**

@@ -18,6 +18,12 @@ export type { RouterPolicy, Switches, Variant } from '../machines/variants.ts';
 export { findVariant, variantNames, variants } from '../machines/variants.ts';
 export { findScenario, scenarios } from '../scenarios/index.ts';
 export {
+  expectationFor,
+  type ManifestRow,
+  type Measurement,
+  manifest,
+} from '../scenarios/manifest.ts';
+export {
   type CatalogueEntry,
   type CatalogueId,
   catalogue,
@@ -28,6 +34,7 @@ export {
   type CatalogueReport,
   type CatalogueRow,
   type CatalogueVerdict,
+  expectedCatchers,
   runCatalogue,
 } from './catalogue/run.ts';
 export { check, checkAsync } from './checker/check.ts';

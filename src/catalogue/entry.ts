@@ -1,6 +1,8 @@
 /**
  * One entry of the bug catalogue: a fault from the engine's upstream history, expressed as the
- * `fixed` variant plus exactly one fault switch, with the smallest scenario that exposes it.
+ * `fixed` variant plus exactly one fault switch, with the smallest scenario that exposes it. What
+ * the entry must produce (the properties that catch it, the state counts) is its rows in
+ * `scenarios/manifest.ts`.
  */
 import type { Scenario } from '../../machines/scenario.ts';
 import type { Variant } from '../../machines/variants.ts';
@@ -20,6 +22,4 @@ export interface CatalogueEntry {
   readonly variant: Variant;
   /** The smallest scenario that exposes the fault (also checked under `fixed`: no false alarm). */
   readonly scenario: Scenario;
-  /** Property names the fault is expected to break; one of them must catch it. */
-  readonly expected: readonly string[];
 }

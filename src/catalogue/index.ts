@@ -35,3 +35,8 @@ export function findCatalogueVariant(name: string): Variant | undefined {
 export const catalogueScenarios: readonly Scenario[] = catalogue
   .map((e) => e.scenario)
   .filter((s, i, all) => all.findIndex((t) => t.name === s.name) === i);
+
+/** The catalogue scenario called `name` (the built-in `incident` included), or undefined. */
+export function findCatalogueScenario(name: string): Scenario | undefined {
+  return catalogueScenarios.find((s) => s.name === name);
+}

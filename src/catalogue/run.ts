@@ -1,9 +1,11 @@
 /**
  * Runs the catalogue: each entry's variant on its scenario, and `fixed` on the same scenario,
- * exhaustively. An entry is caught when one of its expected properties is violated; the run
- * passes only when every entry is caught and `fixed` holds every property on every scenario.
+ * exhaustively. An entry is caught when one of its expected properties (its manifest row's
+ * `caughtByOneOf`) is violated; the run passes only when every entry is caught and `fixed` holds
+ * every property on every scenario.
  */
 import type { Scenario } from '../../machines/scenario.ts';
+import { expectationFor, type ManifestRow, manifest } from '../../scenarios/manifest.ts';
 import { check } from '../checker/check.ts';
 import type { EngineName } from '../checker/checkOptions.ts';
 import type { ScenarioResult, Verdict } from '../checker/outcome.ts';
@@ -67,6 +69,8 @@ export interface CatalogueOptions {
   readonly engine?: EngineName;
   /** Called before each exploration, for progress lines. */
   readonly onRun?: (what: string) => void;
+  /** The rows each entry's expected properties are read from. @default the manifest */
+  readonly manifest?: readonly ManifestRow[];
 }
 
 function violatedNames(r: ScenarioResult): string[] {
@@ -77,14 +81,33 @@ function sizeOf(r: ScenarioResult): RunSize {
   return { states: r.stats.states, transitions: r.stats.transitions, depth: r.stats.depth };
 }
 
-/** The row of `entry`, from its variant's result and `fixed`'s result on the same scenario. */
+/**
+ * The properties expected to catch `entry`'s fault: the `caughtByOneOf` of its scenario ×
+ * variant row in `rows` (none when the row lists none). Throws when `rows` has no such row.
+ */
+export function expectedCatchers(
+  entry: CatalogueEntry,
+  rows: readonly ManifestRow[] = manifest,
+): readonly string[] {
+  const row = expectationFor(entry.scenario.name, entry.variant.name, rows);
+  if (!row) {
+    throw new Error(`the manifest has no row for ${entry.scenario.name} × ${entry.variant.name}`);
+  }
+  return row.caughtByOneOf ?? [];
+}
+
+/**
+ * The row of `entry`, whose fault `expected` properties may catch, from its variant's result
+ * and `fixed`'s result on the same scenario.
+ */
 export function catalogueRow(
   entry: CatalogueEntry,
+  expected: readonly string[],
   result: ScenarioResult,
   fixed: ScenarioResult,
 ): CatalogueRow {
   const violated = violatedNames(result);
-  const caughtBy = entry.expected.find((name) => violated.includes(name)) ?? null;
+  const caughtBy = expected.find((name) => violated.includes(name)) ?? null;
   const trace = result.properties.find((p) => p.name === caughtBy)?.trace;
   // A bound that stopped the search leaves the expected property unsearched: not a miss.
   const bounded = result.status === 'incomplete' || result.bound !== undefined;
@@ -96,7 +119,7 @@ export function catalogueRow(
     upstream: entry.upstream,
     variant: entry.variant.name,
     scenario: entry.scenario.name,
-    expected: entry.expected,
+    expected,
     verdict,
     caughtBy,
     violated,
@@ -134,7 +157,8 @@ export function catalogueVerdict(rows: readonly CatalogueRow[]): Verdict {
 /**
  * Checks every entry's variant on its scenario and `fixed` on each scenario once, with every
  * property, exhaustively (the fast engine has no default bound; the reference engine keeps its
- * own, and a bounded run is `incomplete`, never a pass).
+ * own, and a bounded run is `incomplete`, never a pass). Each entry's expected properties come
+ * from `options.manifest` (`expectedCatchers`), which throws for an entry it has no row for.
  */
 export function runCatalogue(
   entries: readonly CatalogueEntry[],
@@ -152,13 +176,14 @@ export function runCatalogue(
     }
     return r;
   };
-  const rows = entries.map((entry) => {
+  const expected = entries.map((entry) => expectedCatchers(entry, options.manifest));
+  const rows = entries.map((entry, i) => {
     options.onRun?.(`${entry.id}: ${entry.scenario.name} × ${entry.variant.name}`);
     const result = check(entry.scenario, entry.variant, {
       engine,
       requiredWitnesses: entry.scenario.witnesses,
     });
-    return catalogueRow(entry, result, fixedOn(entry.scenario));
+    return catalogueRow(entry, expected[i] ?? [], result, fixedOn(entry.scenario));
   });
   return { engine, verdict: catalogueVerdict(rows), entries: rows };
 }

@@ -1,7 +1,8 @@
 /**
  * `kvcheck catalogue [--json] [--engine fast|graph]`: runs the bug catalogue and returns the exit
- * code: 0 when every entry is caught by an expected property and `fixed` passes every scenario,
- * 1 when an entry is missed or `fixed` fails, 3 when a bound stopped a search.
+ * code: 0 when every entry is caught by an expected property (its manifest row's
+ * `caughtByOneOf`, `scenarios/manifest.ts`) and `fixed` passes every scenario, 1 when an entry is
+ * missed or `fixed` fails, 3 when a bound stopped a search.
  */
 
 import { catalogue } from '../catalogue/index.ts';

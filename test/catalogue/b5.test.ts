@@ -1,7 +1,7 @@
 /**
  * B5, a reused metadata slot: under the entry's variant decode takes another room's aux as its
  * first token; `fixed`, whose `bootstrap_room` check refuses that commit, holds every property
- * on the same scenario; both engines agree.
+ * on the same scenario; both engines agree. The state counts are pinned in the manifest.
  */
 import { entry } from '../../src/catalogue/entries/b5.ts';
 import { fixedVariant } from '../../src/catalogue/faultVariant.ts';
@@ -13,9 +13,11 @@ function violated(r: ScenarioResult): string[] {
 }
 
 describe('B5: aux from another room read through a reused metadata slot', () => {
-  const faulty = check(entry.scenario, entry.variant);
-  const fixed = check(entry.scenario, fixedVariant(), {
-    requiredWitnesses: entry.scenario.witnesses,
+  let faulty: ScenarioResult;
+  let fixed: ScenarioResult;
+  beforeAll(() => {
+    faulty = check(entry.scenario, entry.variant);
+    fixed = check(entry.scenario, fixedVariant(), { requiredWitnesses: entry.scenario.witnesses });
   });
 
   it('is fixed plus auxRoomUnchecked on a scenario with one metadata slot', () => {
@@ -27,7 +29,6 @@ describe('B5: aux from another room read through a reused metadata slot', () => 
   it('commits b1 with the first token of a1’s stale aux', () => {
     expect(faulty.status).toBe('violation');
     expect(violated(faulty)).toEqual(['auxSlotIntegrity']);
-    expect(faulty.stats.states).toBe(2045);
     const trace = faulty.properties.find((p) => p.name === 'auxSlotIntegrity')?.trace;
     if (!trace) throw new Error('no counterexample');
     expect(trace.steps).toHaveLength(18);
@@ -45,7 +46,6 @@ describe('B5: aux from another room read through a reused metadata slot', () => 
 
   it('leaves fixed clean on the same scenario, witnesses reached', () => {
     expect(fixed.status).toBe('ok');
-    expect(fixed.stats.states).toBe(2010);
     for (const w of fixed.witnesses.filter((x) => x.required)) expect(w.reached, w.name).toBe(true);
   });
 });

@@ -1,7 +1,7 @@
 /**
  * B8, a prefix cache that ignores the cache salt: under the entry's variant tenant B's prompt
  * reuses the prefix pages tenant A inserted; `fixed`, whose cache keys carry the salt, holds every
- * property on the same scenario; both engines agree.
+ * property on the same scenario; both engines agree. The state counts are pinned in the manifest.
  */
 import { entry } from '../../src/catalogue/entries/b8.ts';
 import { fixedVariant } from '../../src/catalogue/faultVariant.ts';
@@ -13,9 +13,11 @@ function violated(r: ScenarioResult): string[] {
 }
 
 describe('B8: the prefix cache ignores the per-tenant salt', () => {
-  const faulty = check(entry.scenario, entry.variant);
-  const fixed = check(entry.scenario, fixedVariant(), {
-    requiredWitnesses: entry.scenario.witnesses,
+  let faulty: ScenarioResult;
+  let fixed: ScenarioResult;
+  beforeAll(() => {
+    faulty = check(entry.scenario, entry.variant);
+    fixed = check(entry.scenario, fixedVariant(), { requiredWitnesses: entry.scenario.witnesses });
   });
 
   it('is fixed plus saltIgnored on a scenario whose tenants share a prefix', () => {
@@ -29,7 +31,6 @@ describe('B8: the prefix cache ignores the per-tenant salt', () => {
   it('lets b1 reuse the prefix page a1 inserted, and read a1’s KV', () => {
     expect(faulty.status).toBe('violation');
     expect(violated(faulty)).toEqual(['noCrossTenantRead', 'prefixSharingRespectsSalt']);
-    expect(faulty.stats.states).toBe(1328);
     const trace = faulty.properties.find((p) => p.name === 'prefixSharingRespectsSalt')?.trace;
     if (!trace) throw new Error('no counterexample');
     expect(trace.steps).toHaveLength(15);
@@ -45,7 +46,6 @@ describe('B8: the prefix cache ignores the per-tenant salt', () => {
 
   it('leaves fixed clean on the same scenario, witnesses reached', () => {
     expect(fixed.status).toBe('ok');
-    expect(fixed.stats.states).toBe(1328);
     for (const w of fixed.witnesses.filter((x) => x.required)) expect(w.reached, w.name).toBe(true);
   });
 });

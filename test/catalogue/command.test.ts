@@ -3,9 +3,15 @@
  * missed entry or a `fixed` failure is a violation; a bounded search is incomplete, never a pass).
  */
 import { z } from 'zod';
+import { expectationFor } from '../../scenarios/manifest.ts';
 import { faultVariant, fixedVariant } from '../../src/catalogue/faultVariant.ts';
 import { catalogue } from '../../src/catalogue/index.ts';
-import { catalogueRow, catalogueVerdict, runCatalogue } from '../../src/catalogue/run.ts';
+import {
+  catalogueRow,
+  catalogueVerdict,
+  expectedCatchers,
+  runCatalogue,
+} from '../../src/catalogue/run.ts';
 import { prefillReject } from '../../src/catalogue/scenarios.ts';
 import { check } from '../../src/checker/check.ts';
 import { exitCodeOf } from '../../src/cli/resolve.ts';
@@ -41,9 +47,13 @@ const reportSchema = z.object({
   ),
 });
 
-describe('kvcheck catalogue --json', async () => {
-  const r = await run('catalogue', '--json');
-  const report = reportSchema.parse(JSON.parse(r.out));
+describe('kvcheck catalogue --json', () => {
+  let r: Awaited<ReturnType<typeof run>>;
+  let report: z.infer<typeof reportSchema>;
+  beforeAll(async () => {
+    r = await run('catalogue', '--json');
+    report = reportSchema.parse(JSON.parse(r.out));
+  });
 
   it('exits 0: every entry caught by an expected property, fixed clean on every scenario', () => {
     expect(r.code).toBe(0);
@@ -121,6 +131,18 @@ describe('the catalogue verdict', () => {
     expect(exitCodeOf(report.verdict)).toBe(1);
   });
 
+  it('reads each entry’s expected properties from the manifest, and refuses an unlisted entry', () => {
+    const [b1] = catalogue;
+    if (!b1) throw new Error('no entry');
+    expect(expectedCatchers(b1)).toEqual(
+      expectationFor('incident', 'b1-placeholder-handoff')?.caughtByOneOf,
+    );
+    const unlisted = { ...b1, variant: faultVariant('b1-unlisted', 'test', 'saltIgnored') };
+    expect(() => runCatalogue([unlisted])).toThrow(
+      'the manifest has no row for incident × b1-unlisted',
+    );
+  });
+
   it('is a violation when an entry is caught only by a property it does not expect', () => {
     const entry = {
       id: 'B3',
@@ -128,9 +150,11 @@ describe('the catalogue verdict', () => {
       upstream: ['#24159'],
       variant: faultVariant('b3-test', 'test', 'decodeWaitsForeverForKv'),
       scenario: prefillReject,
-      expected: ['noCrossTenantRead'],
     } as const;
-    const report = runCatalogue([entry]);
+    const row = expectationFor('prefill-reject', 'b3-router-join-hang');
+    if (!row) throw new Error('no manifest row for B3');
+    const manifest = [{ ...row, variant: 'b3-test', caughtByOneOf: ['noCrossTenantRead'] }];
+    const report = runCatalogue([entry], { manifest });
     expect(report.entries[0]?.violated).toContain('everyRequestAnswered');
     expect(report.entries[0]?.verdict).toBe('missed');
     expect(report.verdict).toBe('violation');
@@ -157,14 +181,14 @@ describe('the catalogue verdict', () => {
   });
 
   it('calls an entry incomplete, not missed, when a bound stopped its search first', () => {
-    const [b1] = catalogue;
-    if (!b1) throw new Error('no entry');
+    const [entry] = catalogue;
+    if (!entry) throw new Error('no entry');
     // Expect the leak (21 steps deep); a bound of 200 states finds only the 7-step handoff.
-    const entry = { ...b1, expected: ['noCrossTenantRead'] };
     const bounded = check(entry.scenario, entry.variant, { maxStates: 200 });
     expect(bounded.bound).toEqual({ reason: 'maxStates', limit: 200 });
     expect(bounded.status).toBe('violation');
-    const row = catalogueRow(entry, bounded, check(entry.scenario, fixedVariant()));
+    const fixed = check(entry.scenario, fixedVariant());
+    const row = catalogueRow(entry, ['noCrossTenantRead'], bounded, fixed);
     expect(row.violated).toContain('rejectedNeverHandedOff');
     expect(row).toMatchObject({ verdict: 'incomplete', caughtBy: null });
     expect(catalogueVerdict([row])).toBe('incomplete');

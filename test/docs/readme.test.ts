@@ -4,12 +4,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { properties, witnesses } from '../../invariants/index.ts';
-
-// Table cells are padded by the formatter: compare with runs of spaces folded.
-const readme = readFileSync(new URL('../../README.md', import.meta.url), 'utf8').replace(
-  / +/g,
-  ' ',
-);
+import { readme } from './readmeText.ts';
 
 describe('README', () => {
   it.each(Object.entries(properties))('states %s as the code does', (name, p) => {

@@ -1,21 +1,22 @@
 /**
- * Random walks agree with the exhaustive manifest on the built-in scenarios: wherever
- * `scenarios/manifest.ts` pins a violation, 100 walks find exactly the properties it lists, each
- * with a trace no longer than the exhaustive depth; and they find nothing where it pins `ok`.
+ * Random walks agree with the exhaustive manifest on the built-in scenarios (its `builtinRows`):
+ * wherever `scenarios/manifest.ts` pins a violation, 100 walks find exactly the properties it
+ * lists, each with a trace no longer than the exhaustive depth; and they find nothing where it
+ * pins `ok`.
  *
  * The seed is pinned (KVCHECK_SEED, else 20261026) and printed in the title.
  */
 import { describe, expect, it } from 'vitest';
 import { findVariant } from '../../machines/variants.ts';
 import { findScenario } from '../../scenarios/index.ts';
-import { manifest } from '../../scenarios/manifest.ts';
+import { builtinRows } from '../../scenarios/manifest.ts';
 import { simulate } from '../../src/simulate/simulate.ts';
 import { pinnedSeed } from '../properties/scenarioArbitraries.ts';
 
 const seed = pinnedSeed();
 
 describe(`simulate against the manifest (seed: ${seed})`, () => {
-  it.each(manifest.map((e) => [e.scenario, e.variant, e] as const))(
+  it.each(builtinRows.map((e) => [e.scenario, e.variant, e] as const))(
     '%s × %s',
     (scenarioName, variantName, expected) => {
       const scenario = findScenario(scenarioName);

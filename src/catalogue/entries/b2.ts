@@ -19,5 +19,4 @@ export const entry: CatalogueEntry = {
     'successOverwritesPendingAbort',
   ),
   scenario: prefillError,
-  expected: ['errorReachesClient'],
 };

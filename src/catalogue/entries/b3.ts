@@ -20,5 +20,4 @@ export const entry: CatalogueEntry = {
     'decodeWaitsForeverForKv',
   ),
   scenario: prefillReject,
-  expected: ['everyRequestAnswered', 'noDeadlock'],
 };

@@ -43,5 +43,4 @@ export const entry: CatalogueEntry = {
     'releaseBeforeDrain',
   ),
   scenario: lateWrite,
-  expected: ['noWriteAfterFree', 'noCrossTenantRead'],
 };

@@ -19,5 +19,4 @@ export const entry: CatalogueEntry = {
     'errorReleasesKvImmediately',
   ),
   scenario: prefillError,
-  expected: ['freedExactlyOnce'],
 };

@@ -19,7 +19,4 @@ export const entry: CatalogueEntry = {
     'lateResultNotRetired',
   ),
   scenario: lateAbort,
-  // engine-notes also names SingleTerminalResponse; the model never streams a second reply, so
-  // only the leak can show.
-  expected: ['noLeakAtQuiescence'],
 };

@@ -38,5 +38,4 @@ export const entry: CatalogueEntry = {
     'saltIgnored',
   ),
   scenario: sharedPrefix,
-  expected: ['prefixSharingRespectsSalt', 'noCrossTenantRead'],
 };
