@@ -26,11 +26,11 @@ import { createServingMachine } from '../machines/servingMachine.ts';
 import { type Variant, variantNamed, variants } from '../machines/variants.ts';
 import { band, incident, scenarios } from '../scenarios/index.ts';
 import { incidentLarge } from '../scenarios/large.ts';
+import { servingEvents } from '../src/checker/serving/servingEvents.ts';
+import { servingOrbitSize, servingSymmetry } from '../src/checker/serving/servingSymmetry.ts';
 import { exploreScenario } from '../src/checker/stateGraph.ts';
+import type { ExploreOptions, ExploreResult, StateProjection } from '../src/engine/index.ts';
 import { explore } from '../src/engine/index.ts';
-import { servingEvents } from '../src/engine/servingEvents.ts';
-import { servingOrbitSize, servingSymmetry } from '../src/engine/servingSymmetry.ts';
-import type { ExploreOptions, ExploreResult, StateProjection } from '../src/engine/types.ts';
 import type { BenchRecord } from './record.ts';
 import { xstateGraphDefaults } from './reference.ts';
 

@@ -11,19 +11,19 @@ import type { ExternalEvent } from '../../machines/events.ts';
 import type { Scenario } from '../../machines/scenario.ts';
 import { createServingMachine, type ServingMachine } from '../../machines/servingMachine.ts';
 import type { Variant } from '../../machines/variants.ts';
-import { explore, exploreAsync } from '../engine/explore.ts';
-import { servingEvents } from '../engine/servingEvents.ts';
-import { servingOrbitSize, servingSymmetry } from '../engine/servingSymmetry.ts';
 import type {
   ExploreOptions,
   ExploreResult,
   Progress,
   StateProjection,
   Violation,
-} from '../engine/types.ts';
+} from '../engine/index.ts';
+import { explore, exploreAsync } from '../engine/index.ts';
 import type { CheckOptions } from './checkScenario.ts';
 import type { LifecycleMove, PropertyResult, ScenarioResult, Trace } from './outcome.ts';
 import { witnessResultsOf } from './outcome.ts';
+import { servingEvents } from './serving/servingEvents.ts';
+import { servingOrbitSize, servingSymmetry } from './serving/servingSymmetry.ts';
 import { regionSnapshot, traceFrom } from './stepChanges.ts';
 
 /** Options of the fast engine beyond the reference engine's. */

@@ -9,8 +9,8 @@ import type { ExternalEvent } from '../../machines/events.ts';
 import type { Scenario } from '../../machines/scenario.ts';
 import { createServingMachine, type ServingMachine } from '../../machines/servingMachine.ts';
 import type { Variant } from '../../machines/variants.ts';
-import { servingEvents } from '../engine/servingEvents.ts';
 import type { Bound } from './outcome.ts';
+import { servingEvents } from './serving/servingEvents.ts';
 import { stateKey } from './stateKey.ts';
 import { adjacencyOf, type Snapshot, toServingState } from './xstateAdapter.ts';
 

@@ -7,7 +7,7 @@ import type { AnyStateMachine } from 'xstate';
 import { getAdjacencyMap } from 'xstate/graph';
 import type { ServingState } from '../../invariants/vocabulary.ts';
 import type { ExternalEvent } from '../../machines/events.ts';
-import type { ActiveNodes } from '../engine/servingEvents.ts';
+import type { ActiveNodes } from './serving/servingEvents.ts';
 
 /** An XState snapshot of the composed machine, as far as kvcheck reads it. */
 export type Snapshot = ActiveNodes & { readonly context: ServingState['context'] };

@@ -12,7 +12,7 @@ import { catalogue } from '../catalogue/index.ts';
 import { check, checkAsync, type EngineName, engineNames } from '../checker/check.ts';
 import { overallVerdict, type ScenarioResult } from '../checker/outcome.ts';
 import { defaultMaxStates } from '../checker/stateGraph.ts';
-import type { Progress } from '../engine/types.ts';
+import type { Progress } from '../engine/index.ts';
 import { toItf } from '../export/itf.ts';
 import { plural } from '../numbers.ts';
 import { findPaths, renderPaths } from '../paths/index.ts';

@@ -1,22 +1,15 @@
 // biome-ignore-all lint/suspicious/noExplicitAny: the one adapter that reads XState's internal objects
 /**
- * The one place where the fast engine reads XState's internal objects: state nodes (`idMap`,
- * `order`, `transitions`, `entry`, `exit`, `config`), transition definitions, and the built-in
- * guard and action functions (`and`/`or`/`not`/`stateIn` carry `check`, `guards`, `stateValue`;
- * `assign`/`raise` carry `type`, `assignment`, `event`, `delay`). It turns them into the plain,
- * typed descriptors of `./machineSpec.ts`, naming the first unsupported feature it meets.
+ * The one module of the engine that reads XState's internal objects: state nodes (`idMap`, `order`,
+ * `transitions`, `entry`, `exit`, `config`), transition definitions, a snapshot's `_nodes`, and
+ * the built-in guard and action functions (`and`/`or`/`not`/`stateIn` carry `check`, `guards`,
+ * `stateValue`; `assign`/`raise` carry `type`, `assignment`, `event`, `delay`). It turns them
+ * into plain, typed data: the engine's descriptors (`./machineSpec.ts`, naming the first
+ * unsupported feature it meets) and the active nodes of an XState snapshot (`ActiveNode`).
  *
  * `any` is allowed in this file only (XState 5.33.3 internals are untyped at this level).
  */
-import {
-  type AnyStateMachine,
-  type AnyStateNode,
-  and,
-  type EventObject,
-  not,
-  or,
-  stateIn,
-} from 'xstate';
+import { type AnyStateMachine, and, type EventObject, not, or, stateIn } from 'xstate';
 import type {
   ActionSpec,
   GuardSpec,
@@ -25,6 +18,7 @@ import type {
   NodeSpec,
   TransitionSpec,
 } from './machineSpec.ts';
+import type { ActiveNode } from './types.ts';
 
 const checkAnd = (and([]) as any).check;
 const checkOr = (or([]) as any).check;
@@ -158,7 +152,10 @@ function readNode(machine: any, node: any): NodeSpec {
     transitions,
     ownEvents: node.ownEvents as string[],
     tags: node.tags as string[],
-    stateNode: node as AnyStateNode,
+    active: Object.freeze({
+      path: Object.freeze([...(node.path as string[])]),
+      ownEvents: Object.freeze([...(node.ownEvents as string[])]),
+    }),
   };
 }
 
@@ -192,6 +189,14 @@ export function snapshotParts(snapshot: unknown): {
     status: s.status,
     error: s.error,
   };
+}
+
+/**
+ * The active state nodes of an XState snapshot (its `_nodes`, in document order), as the plain
+ * `ActiveNode` shape: XState's state nodes have it, so they are handed out as they are.
+ */
+export function xstateActiveNodes(snapshot: unknown): readonly ActiveNode[] {
+  return (snapshot as any)._nodes as ActiveNode[];
 }
 
 /** The `self` and `system` of an inert actor, as `xstate/graph` passes them to actions. */

@@ -11,7 +11,7 @@ import { incidentLarge } from '../../scenarios/large.ts';
 import { checkScenarioFast } from '../../src/checker/checkFast.ts';
 import { checkScenario } from '../../src/checker/checkScenario.ts';
 import type { ScenarioResult } from '../../src/checker/outcome.ts';
-import { servingSymmetryGroup } from '../../src/engine/servingSymmetry.ts';
+import { servingSymmetryGroup } from '../../src/checker/serving/servingSymmetry.ts';
 
 function comparable(r: ScenarioResult) {
   const { engine: _engine, ...rest } = r;

@@ -12,8 +12,8 @@ import type { Scenario } from '../../machines/scenario.ts';
 import { createServingMachine } from '../../machines/servingMachine.ts';
 import { type Variant, variants } from '../../machines/variants.ts';
 import { incident, scenarios } from '../../scenarios/index.ts';
+import { servingEvents } from '../../src/checker/serving/servingEvents.ts';
 import { explore } from '../../src/engine/index.ts';
-import { servingEvents } from '../../src/engine/servingEvents.ts';
 import type { StateProjection } from '../../src/engine/types.ts';
 import {
   type KeyOf,
