@@ -20,7 +20,8 @@
  *
  * Besides the search: `stepper` takes one event at a time with the same semantics (random
  * walks, replays); `activeNodesOf` reads the active nodes of a snapshot of either engine, so
- * one `events` function serves `explore` and `xstate/graph`. The engine knows no particular machine: what to offer, how states are
+ * one `events` function serves `explore` and `xstate/graph`; `readStatechart` gives a machine's
+ * shape as plain data. The engine knows no particular machine: what to offer, how states are
  * symmetric and what to check all come in through `ExploreOptions`. This file is its only
  * entry point for the rest of kvcheck.
  */
@@ -31,6 +32,12 @@ export { explore, exploreAsync } from './explore.ts';
  * string hash), for callers that hash states themselves, such as a canonicaliser's signatures.
  */
 export { collisionProbability, fmix32, type Hash64, hashString, mixA } from './fingerprint.ts';
+export type {
+  ActionRef,
+  GuardTerm,
+  StatechartNode,
+  StatechartTransition,
+} from './statechart.ts';
 export { type Stepper, type StepperOptions, stepper } from './stepper.ts';
 export type {
   ActiveNode,
@@ -46,4 +53,4 @@ export type {
   TraceStep,
   Violation,
 } from './types.ts';
-export { UnsupportedFeatureError } from './xstateInternals.ts';
+export { readStatechart, UnsupportedFeatureError } from './xstateInternals.ts';
