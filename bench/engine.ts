@@ -27,10 +27,10 @@ import { type Variant, variantNamed, variants } from '../machines/variants.ts';
 import { band, incident, scenarios } from '../scenarios/index.ts';
 import { incidentLarge } from '../scenarios/large.ts';
 import { check } from '../src/checker/check.ts';
+import { servingEvents } from '../src/checker/serving/servingEvents.ts';
+import { servingOrbitSize, servingSymmetry } from '../src/checker/serving/servingSymmetry.ts';
+import type { ExploreOptions, ExploreResult, StateProjection } from '../src/engine/index.ts';
 import { explore } from '../src/engine/index.ts';
-import { servingEvents } from '../src/engine/servingEvents.ts';
-import { servingOrbitSize, servingSymmetry } from '../src/engine/servingSymmetry.ts';
-import type { ExploreOptions, ExploreResult, StateProjection } from '../src/engine/types.ts';
 import type { BenchRecord } from './record.ts';
 import { xstateGraphDefaults } from './reference.ts';
 

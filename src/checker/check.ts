@@ -20,8 +20,6 @@ import {
   exploreReference,
   type StateProjection,
 } from '../engine/index.ts';
-import { servingEvents } from '../engine/servingEvents.ts';
-import { servingOrbitSize, servingSymmetry } from '../engine/servingSymmetry.ts';
 import {
   type CheckOptions,
   type ResolvedCheckOptions,
@@ -29,6 +27,8 @@ import {
 } from './checkOptions.ts';
 import type { ScenarioResult } from './outcome.ts';
 import { plainState, ResultRecorder, scenarioResult } from './scenarioResult.ts';
+import { servingEvents } from './serving/servingEvents.ts';
+import { servingOrbitSize, servingSymmetry } from './serving/servingSymmetry.ts';
 
 type ServingExplore = ExploreOptions<ServingContext, ExternalEvent>;
 

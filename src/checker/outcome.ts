@@ -3,7 +3,7 @@
  * exporter consumes. Nothing in it refers to XState objects.
  */
 import { type Witness, witnesses } from '../../invariants/index.ts';
-import type { ExploreBound } from '../engine/types.ts';
+import type { ExploreBound } from '../engine/index.ts';
 
 /** A run's verdict: `incomplete` whenever a bound stopped the search before a violation. */
 export type Verdict = 'ok' | 'violation' | 'incomplete';

@@ -19,9 +19,9 @@ import {
   explore,
   exploreReference,
 } from '../engine/index.ts';
-import { servingEvents } from '../engine/servingEvents.ts';
 import { type CheckOptions, resolveCheckOptions } from './checkOptions.ts';
 import { plainState } from './scenarioResult.ts';
+import { servingEvents } from './serving/servingEvents.ts';
 
 /** An edge of the state graph. */
 export interface Edge {

@@ -3,7 +3,7 @@
  * wrong, a numbered step table, a reproduce line) and witness lines. Pure: Outcome in, text out.
  */
 import type { Bound, PropertyResult, ScenarioResult, Trace } from '../checker/outcome.ts';
-import type { Progress } from '../engine/types.ts';
+import type { Progress } from '../engine/index.ts';
 import { count, duration, plural } from '../numbers.ts';
 import { paint } from './style.ts';
 

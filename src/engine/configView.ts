@@ -1,19 +1,19 @@
 /**
  * Configurations, interned: one `ConfigView` per distinct (active node set, done) pair, shared
  * by every state in it. A view holds the configuration's flags (one byte per state node, never
- * mutated), its key and hash for fingerprints, the frozen state value, XState's active node
- * objects, the handled event types and tags, and the selection plans. An engine state is just a
- * view and a context, so a step allocates no per-state configuration.
+ * mutated), its key and hash for fingerprints, the frozen state value, the active nodes as
+ * `events` functions see them, the handled event types and tags, and the selection plans. An
+ * engine state is just a view and a context, so a step allocates no per-state configuration.
  *
  * Views are found by a Zobrist hash (the xor of one random word per active node, plus one for
  * done) that the interpreter updates as it enters and exits nodes, then compared byte for byte.
  */
-import type { AnyStateNode, EventObject, StateValue } from 'xstate';
+import type { EventObject, StateValue } from 'xstate';
 import { matchesState } from 'xstate';
 import type { CompiledMachine } from './compiledMachine.ts';
 import { type Hash64, hashString } from './fingerprint.ts';
 import type { Plan } from './selection.ts';
-import type { SnapshotLike } from './types.ts';
+import type { ActiveNode, SnapshotLike } from './types.ts';
 
 /** Everything that depends on the configuration alone. */
 export interface ConfigView {
@@ -27,7 +27,8 @@ export interface ConfigView {
   /** Hash of `key`, the configuration half of a fingerprint. */
   readonly hash: Hash64;
   readonly value: StateValue;
-  readonly nodes: readonly AnyStateNode[];
+  /** The active nodes as `events` functions see them, in document order. */
+  readonly nodes: readonly ActiveNode[];
   /** Distinct event types with a non-inert transition from an active node, in node order. */
   readonly ownTypes: readonly string[];
   readonly tags: ReadonlySet<string>;
@@ -127,14 +128,14 @@ export class ViewCache {
 
   private build(flags: Uint8Array, done: boolean, zobrist: number): ConfigView {
     const key = configKey(flags, done);
-    const nodes: AnyStateNode[] = [];
+    const nodes: ActiveNode[] = [];
     const ownTypes = new Set<string>();
     const tags = new Set<string>();
     const specs = this.m.spec.nodes;
     for (let n = 0; n < flags.length; n++) {
       const spec = specs[n];
       if (flags[n] !== 1 || !spec) continue;
-      nodes.push(spec.stateNode);
+      nodes.push(spec.active);
       for (const t of spec.ownEvents) ownTypes.add(t);
       for (const t of spec.tags) tags.add(t);
     }
@@ -169,10 +170,13 @@ export function viewsOf(m: CompiledMachine): ViewCache {
   return views;
 }
 
-/** The snapshot-like object that event functions, invariants and callbacks receive. */
-export class EngineSnapshot<TContext> implements SnapshotLike<TContext> {
+/**
+ * The snapshot-like object that event functions, invariants and callbacks receive; also an
+ * engine state (`view` and `context`), which is how `stepper` hands states out.
+ */
+export class EngineSnapshot<TContext> implements SnapshotLike<TContext>, EngineState {
   constructor(
-    private readonly view: ConfigView,
+    readonly view: ConfigView,
     readonly context: TContext,
   ) {}
 
@@ -184,7 +188,7 @@ export class EngineSnapshot<TContext> implements SnapshotLike<TContext> {
     return this.view.done ? 'done' : 'active';
   }
 
-  get _nodes(): readonly AnyStateNode[] {
+  get activeNodes(): readonly ActiveNode[] {
     return this.view.nodes;
   }
 

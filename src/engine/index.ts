@@ -17,15 +17,35 @@
  * Refused: `invoke`, `after`, `always`, `history`, `route`, `output`, initial-transition
  * actions, delayed `raise`, `sendTo`, `sendParent`, `emit`, `enqueueActions`, `spawnChild`,
  * `stopChild`, `cancel`, and any other built-in action.
+ *
+ * Besides the search: `stepper` takes one event at a time with the same semantics (random
+ * walks, replays); `activeNodesOf` reads the active nodes of a snapshot of either engine, so
+ * one `events` function serves `explore` and `xstate/graph`; `readStatechart` gives a machine's
+ * shape as plain data. The engine knows no particular machine: what to offer, how states are
+ * symmetric and what to check all come in through `ExploreOptions`. This file is its only
+ * entry point for the rest of kvcheck.
  */
+export { type AnySnapshot, activeNodesOf } from './activeNodes.ts';
 export { explore, exploreAsync } from './explore.ts';
-export { collisionProbability } from './fingerprint.ts';
+/**
+ * Hashing steps of the engine's fingerprints (Murmur3's block step and finaliser, and a two-lane
+ * string hash), for callers that hash states themselves, such as a canonicaliser's signatures.
+ */
+export { collisionProbability, fmix32, type Hash64, hashString, mixA } from './fingerprint.ts';
 export {
   type BreadthFirstTree,
   breadthFirstTree,
   exploreReference,
 } from './referenceExplore.ts';
 export type {
+  ActionRef,
+  GuardTerm,
+  StatechartNode,
+  StatechartTransition,
+} from './statechart.ts';
+export { type Stepper, type StepperOptions, stepper } from './stepper.ts';
+export type {
+  ActiveNode,
   EventSource,
   ExploreBound,
   ExploreOptions,
@@ -38,4 +58,4 @@ export type {
   TraceStep,
   Violation,
 } from './types.ts';
-export { UnsupportedFeatureError } from './xstateInternals.ts';
+export { readStatechart, UnsupportedFeatureError } from './xstateInternals.ts';

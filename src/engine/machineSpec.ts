@@ -3,7 +3,8 @@
  * them from XState's state nodes. Nodes are indexed by XState's document order (`order`), which
  * is pre-order: a parent comes before its children, siblings in declaration order.
  */
-import type { AnyStateNode, EventObject } from 'xstate';
+import type { EventObject } from 'xstate';
+import type { ActiveNode } from './types.ts';
 
 /** State-node kinds inside the subset. */
 export type NodeKind = 'atomic' | 'compound' | 'parallel' | 'final';
@@ -99,8 +100,8 @@ export interface NodeSpec {
   /** Event types with a non-inert transition from this node (XState's `ownEvents`). */
   readonly ownEvents: readonly string[];
   readonly tags: readonly string[];
-  /** XState's own node object, handed to `events` functions in `_nodes`. */
-  readonly stateNode: AnyStateNode;
+  /** What `events` functions see of the node (`SnapshotLike.activeNodes`), frozen. */
+  readonly active: ActiveNode;
 }
 
 /** A machine inside the subset. */

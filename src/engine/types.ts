@@ -3,7 +3,7 @@
  * here is plain data or plain functions; no XState generics leak out except `EventObject` and
  * `StateValue`, which are plain JSON shapes.
  */
-import type { AnyStateNode, EventObject, StateValue } from 'xstate';
+import type { EventObject, StateValue } from 'xstate';
 
 /** A machine snapshot's plain projection: what invariants and traces see. */
 export interface StateProjection<TContext> {
@@ -12,15 +12,27 @@ export interface StateProjection<TContext> {
 }
 
 /**
- * What `events` functions, invariants and `onState` receive: the projection plus the few
- * snapshot members that `xstate/graph` event functions commonly read. `_nodes` holds XState's
- * own state-node objects of the active configuration, in document order; `status` is `'done'`
- * once the root has reached a final configuration (XState still takes the first microstep of an
- * event in a done snapshot, and so does this engine). Do not mutate anything reachable from it.
+ * One active state node, as event functions read it: the two public `StateNode` members an
+ * event function needs to tell which events a part of the machine handles. XState's own state
+ * nodes have this shape, so `activeNodesOf` gives the same data for both engines' snapshots.
+ */
+export interface ActiveNode {
+  /** Keys from the root's child down to this node (XState's `StateNode.path`); `[]` for the root. */
+  readonly path: readonly string[];
+  /** Event types with a non-inert transition from this node itself (`StateNode.ownEvents`). */
+  readonly ownEvents: readonly string[];
+}
+
+/**
+ * What `events` functions, invariants and `onState` receive: the projection plus a few snapshot
+ * members. `activeNodes` are the nodes of the active configuration, in document order (read a
+ * snapshot of either engine with `activeNodesOf`); `status` is `'done'` once the root has
+ * reached a final configuration (XState still takes the first microstep of an event in a done
+ * snapshot, and so does this engine). Do not mutate anything reachable from it.
  */
 export interface SnapshotLike<TContext> extends StateProjection<TContext> {
   readonly status: 'active' | 'done';
-  readonly _nodes: readonly AnyStateNode[];
+  readonly activeNodes: readonly ActiveNode[];
   /** `snapshot.matches` semantics (XState's `matchesState`). */
   matches(value: StateValue): boolean;
   /** Whether some active state node carries `tag`. */

@@ -1,22 +1,16 @@
 // biome-ignore-all lint/suspicious/noExplicitAny: the one adapter that reads XState's internal objects
 /**
- * The one place where the fast engine reads XState's internal objects: state nodes (`idMap`,
- * `order`, `transitions`, `entry`, `exit`, `config`), transition definitions, and the built-in
- * guard and action functions (`and`/`or`/`not`/`stateIn` carry `check`, `guards`, `stateValue`;
- * `assign`/`raise` carry `type`, `assignment`, `event`, `delay`). It turns them into the plain,
- * typed descriptors of `./machineSpec.ts`, naming the first unsupported feature it meets.
+ * The one module of kvcheck that reads XState's internal objects: state nodes (`idMap`, `order`,
+ * `transitions`, `entry`, `exit`, `config`), transition definitions, a snapshot's `_nodes`, and
+ * the built-in guard and action functions (`and`/`or`/`not`/`stateIn` carry `check`, `guards`,
+ * `stateValue`; `assign`/`raise` carry `type`, `assignment`, `event`, `delay`). It turns them
+ * into plain, typed data: the engine's descriptors (`./machineSpec.ts`, naming the first
+ * unsupported feature it meets), the active nodes of an XState snapshot (`ActiveNode`), and a
+ * machine's statechart as its config writes it (`./statechart.ts`) for drawing and path checks.
  *
  * `any` is allowed in this file only (XState 5.33.3 internals are untyped at this level).
  */
-import {
-  type AnyStateMachine,
-  type AnyStateNode,
-  and,
-  type EventObject,
-  not,
-  or,
-  stateIn,
-} from 'xstate';
+import { type AnyStateMachine, and, type EventObject, not, or, stateIn } from 'xstate';
 import type {
   ActionSpec,
   GuardSpec,
@@ -25,6 +19,8 @@ import type {
   NodeSpec,
   TransitionSpec,
 } from './machineSpec.ts';
+import type { ActionRef, GuardTerm, StatechartNode, StatechartTransition } from './statechart.ts';
+import type { ActiveNode } from './types.ts';
 
 const checkAnd = (and([]) as any).check;
 const checkOr = (or([]) as any).check;
@@ -158,7 +154,10 @@ function readNode(machine: any, node: any): NodeSpec {
     transitions,
     ownEvents: node.ownEvents as string[],
     tags: node.tags as string[],
-    stateNode: node as AnyStateNode,
+    active: Object.freeze({
+      path: Object.freeze([...(node.path as string[])]),
+      ownEvents: Object.freeze([...(node.ownEvents as string[])]),
+    }),
   };
 }
 
@@ -194,10 +193,118 @@ export function snapshotParts(snapshot: unknown): {
   };
 }
 
+/**
+ * The active state nodes of an XState snapshot (its `_nodes`, in document order), as the plain
+ * `ActiveNode` shape: XState's state nodes have it, so they are handed out as they are.
+ */
+export function xstateActiveNodes(snapshot: unknown): readonly ActiveNode[] {
+  return (snapshot as any)._nodes as ActiveNode[];
+}
+
 /** The `self` and `system` of an inert actor, as `xstate/graph` passes them to actions. */
 export function inertActorParts(actor: unknown): { self: unknown; system: unknown } {
   const a = actor as any;
   return { self: a, system: a.system };
+}
+
+/** XState's guard combinators, told apart by their `check` function. */
+const combinators = new Map<unknown, 'and' | 'or' | 'not'>([
+  [checkAnd, 'and'],
+  [checkOr, 'or'],
+  [checkNot, 'not'],
+]);
+
+/** `guard` as the config writes it (see `GuardTerm`); undefined for a missing guard. */
+function guardTerm(guard: any): GuardTerm | undefined {
+  if (guard === undefined) return undefined;
+  if (typeof guard === 'string') return { kind: 'named', type: guard, params: undefined };
+  if (guard?.check === checkStateIn && typeof guard.stateValue === 'string') {
+    return { kind: 'in', stateId: guard.stateValue.replace(/^#/, '') };
+  }
+  const kind = combinators.get(guard?.check);
+  if (kind !== undefined) {
+    const args = ((guard.guards ?? []) as any[]).map(guardTerm);
+    // XState's combinators always wrap real guards; an empty slot has no structure to keep.
+    if (args.some((a) => a === undefined)) return { kind: 'opaque', name: String(guard) };
+    return { kind, args: args as GuardTerm[] };
+  }
+  if (typeof guard?.type === 'string') {
+    return { kind: 'named', type: guard.type, params: guard.params };
+  }
+  return { kind: 'opaque', name: String(guard) };
+}
+
+/** `action` as the config writes it (see `ActionRef`). */
+function actionRef(action: any): ActionRef {
+  if (typeof action === 'string') return { type: action, params: undefined };
+  const params = action?.params;
+  if (typeof action?.type === 'string') return { type: action.type, params };
+  const name = typeof action === 'function' && action.name ? action.name : 'anonymous';
+  return { type: name, params };
+}
+
+type Mutable<T> = { -readonly [K in keyof T]: T[K] };
+
+/** Plain copies of `node` and its descendants, registered in `out` by XState node. */
+function copyNodes(node: any, parent: StatechartNode | undefined, out: Map<any, StatechartNode>) {
+  const copy: Mutable<StatechartNode> = {
+    id: node.id,
+    key: node.key,
+    type: node.type,
+    path: Object.freeze([...(node.path as string[])]),
+    tags: Object.freeze([...(node.tags as string[])]),
+    states: {},
+    parent,
+    initial: { target: [] },
+    transitions: new Map(),
+    eventless: node.always !== undefined,
+    entry: Object.freeze((node.entry as any[]).map(actionRef)),
+  };
+  out.set(node, copy);
+  const states: Record<string, StatechartNode> = {};
+  for (const [key, child] of Object.entries(node.states as Record<string, any>)) {
+    states[key] = copyNodes(child, copy, out);
+  }
+  copy.states = Object.freeze(states);
+  return copy;
+}
+
+/** XState's target nodes as their plain copies. */
+function targetsOf(targets: any[] | undefined, nodes: Map<any, StatechartNode>) {
+  return targets?.map((t) => nodes.get(t) as StatechartNode);
+}
+
+const statecharts = new WeakMap<AnyStateMachine, StatechartNode>();
+
+/**
+ * The statechart of `machine` as plain data (see `statechart.ts`): its root node, every node
+ * below it in document order, each transition's guard and actions as the config writes them.
+ * Reads structure only, never runs an implementation; the result is shared per machine and
+ * must not be mutated.
+ */
+export function readStatechart(machine: AnyStateMachine): StatechartNode {
+  const known = statecharts.get(machine);
+  if (known) return known;
+  const nodes = new Map<any, StatechartNode>();
+  const root = copyNodes((machine as any).root, undefined, nodes);
+  for (const [node, copy] of nodes) {
+    const transitions = new Map<string, readonly StatechartTransition[]>();
+    for (const [event, list] of node.transitions as Map<string, any[]>) {
+      const read = list.map(
+        (t): StatechartTransition => ({
+          guard: guardTerm(t.guard),
+          target: targetsOf(t.target, nodes),
+          actions: Object.freeze((t.actions as any[]).map(actionRef)),
+        }),
+      );
+      transitions.set(event, Object.freeze(read));
+    }
+    const writable = copy as Mutable<StatechartNode>;
+    writable.transitions = transitions;
+    writable.initial = { target: targetsOf(node.initial?.target, nodes) ?? [] };
+  }
+  statecharts.set(machine, root);
+  return root;
 }
 
 /** Done event of a compound or parallel node, shaped as XState's `createDoneStateEvent`. */

@@ -3,7 +3,7 @@
  * (`isFor`, `params.rid`) is dropped, combinators become `&&`, `||` and `!`, and `stateIn` becomes
  * `in region.path`. Switch guards keep their names, so the text is the same under every variant.
  */
-import { type GuardTerm, parseGuard } from '../paths/guards.ts';
+import type { GuardTerm } from '../engine/index.ts';
 
 /** The guard every transition of a request carries; it is true for the request drawn. */
 const requestFilter = 'isFor';
@@ -36,6 +36,7 @@ function render(term: GuardTerm, stateName: (id: string) => string): Piece | und
     return { text: `${term.type}${paramsText(term.params)}`, precedence: 'atom' };
   }
   if (term.kind === 'in') return { text: `in ${stateName(term.stateId)}`, precedence: 'atom' };
+  if (term.kind === 'opaque') throw new Error(`statechart: guard ${term.name} has no structure`);
   const args = term.args.map((a) => render(a, stateName));
   if (term.kind === 'not') {
     const [inner] = args;
@@ -55,10 +56,13 @@ function render(term: GuardTerm, stateName: (id: string) => string): Piece | und
 }
 
 /**
- * The text of XState guard `guard`, or undefined when it is missing or only filters the request.
- * `stateName` turns a `stateIn` target's id (without `#`) into the name to print.
+ * The text of guard `guard` (as the config writes it), or undefined when it is missing or only
+ * filters the request. `stateName` turns a `stateIn` target's id (without `#`) into the name to
+ * print. Throws for a guard without structure (an inline function).
  */
-export function guardText(guard: unknown, stateName: (id: string) => string): string | undefined {
-  const term = parseGuard(guard);
-  return term && render(term, stateName)?.text;
+export function guardText(
+  guard: GuardTerm | undefined,
+  stateName: (id: string) => string,
+): string | undefined {
+  return guard && render(guard, stateName)?.text;
 }

@@ -109,8 +109,7 @@ class ChartReader {
       ...(node === this.source.root || !node.parent ? {} : { parent: this.id(node.parent) }),
       ...(entry.length > 0 ? { entry } : {}),
     });
-    if (node.always !== undefined)
-      throw new Error(`statechart: eventless transitions on ${node.id}`);
+    if (node.eventless) throw new Error(`statechart: eventless transitions on ${node.id}`);
     for (const [event, transitions] of node.transitions) this.readEvent(node, event, transitions);
     for (const child of children) this.read(child);
   }

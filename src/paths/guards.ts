@@ -6,13 +6,13 @@
  * list (`and(prefillSchedulerRejects, admissionRetire)`, then `prefillSchedulerRejects`) keeps
  * one value: plain Kleene logic would let the placeholder branch fire under `fixed`.
  */
-import { and, not, or, stateIn } from 'xstate';
 import { faultGuards, switchGuards } from '../../machines/servingSetup.ts';
 import {
   admissionRetireEffective,
   retireAbortedResultEffective,
   type Variant,
 } from '../../machines/variants.ts';
+import type { GuardTerm } from '../engine/index.ts';
 import { type Chart, type ChartNode, type Config, isActive } from './statechart.ts';
 
 /** A compiled guard. */
@@ -27,24 +27,6 @@ export type Truth = boolean | undefined;
 
 /** Values assumed for data guards, keyed by guard name and params. */
 export type Facts = ReadonlyMap<string, boolean>;
-
-/** A guard as XState stores it: a name, `{ type, params }`, or an `and`/`or`/`not`/`stateIn`. */
-interface GuardShape {
-  readonly type?: unknown;
-  readonly params?: unknown;
-  readonly check?: unknown;
-  readonly guards?: readonly unknown[];
-  readonly stateValue?: unknown;
-}
-
-// XState marks its guard combinators by their `check` function; compare against its own.
-const checkOf = (g: unknown): unknown => (g as GuardShape).check;
-const combinators = [
-  ['and', checkOf(and([]))],
-  ['or', checkOf(or([]))],
-  ['not', checkOf(not('isFor'))],
-] as const;
-const stateInCheck = checkOf(stateIn('#paths'));
 
 function switchValue(name: (typeof switchGuards)[number], v: Variant): boolean {
   switch (name) {
@@ -68,46 +50,17 @@ function named(type: string, params: unknown, variant: Variant): Guard {
   return { op: 'atom', key: `${type}${JSON.stringify(params ?? null)}` };
 }
 
-/** An XState guard read structurally, before any variant gives its switches a value. */
-export type GuardTerm =
-  | { readonly kind: 'named'; readonly type: string; readonly params: unknown }
-  | { readonly kind: 'in'; readonly stateId: string }
-  | { readonly kind: 'and' | 'or' | 'not'; readonly args: readonly GuardTerm[] };
-
-/**
- * Reads an XState guard as a `GuardTerm`: a name or `{ type, params }` is `named`, `stateIn('#id')`
- * is `in` with the id without `#`, XState's `and`/`or`/`not` keep their arguments in order.
- * Undefined for a missing guard; throws for an inline guard function, which has no structure.
- */
-export function parseGuard(g: unknown): GuardTerm | undefined {
-  if (g === undefined) return undefined;
-  if (typeof g === 'string') return { kind: 'named', type: g, params: undefined };
-  const s = g as GuardShape;
-  if (s.check === stateInCheck && typeof s.stateValue === 'string')
-    return { kind: 'in', stateId: s.stateValue.replace(/^#/, '') };
-  const comb = combinators.find(([, check]) => check === s.check);
-  if (comb) return { kind: comb[0], args: (s.guards ?? []).map((a) => parseTerm(a)) };
-  if (typeof s.type === 'string') return { kind: 'named', type: s.type, params: s.params };
-  throw new Error(`paths: unsupported guard ${String(g)}`);
-}
-
-function parseTerm(g: unknown): GuardTerm {
-  const term = parseGuard(g);
-  if (!term) throw new Error('paths: an empty guard inside and/or/not');
-  return term;
-}
-
 function compileTerm(t: GuardTerm, chart: Chart): Guard {
   if (t.kind === 'named') return named(t.type, t.params, chart.variant);
+  if (t.kind === 'opaque') throw new Error(`paths: unsupported guard ${t.name}`);
   if (t.kind !== 'in') return { op: t.kind, args: t.args.map((a) => compileTerm(a, chart)) };
   const node = chart.byId.get(t.stateId);
   if (!node) throw new Error(`paths: unsupported guard stateIn(#${t.stateId})`);
   return { op: 'in', node };
 }
 
-/** Compiles an XState guard of `chart`'s machine; a missing guard is `true`. */
-export function compileGuard(g: unknown, chart: Chart): Guard {
-  const term = parseGuard(g);
+/** Compiles a guard of `chart`'s machine (as the config writes it); a missing guard is `true`. */
+export function compileGuard(term: GuardTerm | undefined, chart: Chart): Guard {
   return term ? compileTerm(term, chart) : { op: 'const', value: true };
 }
 

@@ -63,9 +63,9 @@ interface Branch {
 }
 
 function raisedBy(t: ChartTransition): string[] {
-  return t.actions.flatMap((a) => {
-    const { type, params } = a as { type?: unknown; params?: { event?: unknown } };
-    return type === 'notify' && typeof params?.event === 'string' ? [params.event] : [];
+  return t.actions.flatMap(({ type, params }) => {
+    const event = (params as { event?: unknown } | undefined)?.event;
+    return type === 'notify' && typeof event === 'string' ? [event] : [];
   });
 }
 
@@ -75,7 +75,7 @@ function candidates(leaf: ChartNode, event: string, chart: Chart): Candidate[] {
   if (!region) throw new Error(`paths: ${leaf.id} is not inside a region`);
   const out: Candidate[] = [];
   for (let n: ChartNode | undefined = leaf; n && within(n, region); n = n.parent) {
-    if (n.always !== undefined) throw new Error(`paths: eventless transitions on ${n.id}`);
+    if (n.eventless) throw new Error(`paths: eventless transitions on ${n.id}`);
     for (const t of n.transitions.get(event) ?? []) {
       const target = t.target?.[0];
       if ((t.target?.length ?? 0) > 1 || (target && !within(target, region)))

@@ -1,40 +1,20 @@
 /**
  * The statechart of one request, read from the composed machine: its four regions (router,
  * prefill, transfer, decode) as plain state nodes, and the configurations of their product.
- * This is the only file that looks at XState's StateNode objects, through the small interfaces
- * below and its `unknown` casts.
+ * The nodes come from the engine's `readStatechart`, so nothing here reads XState's objects.
  */
+import type { AnyStateMachine } from 'xstate';
 import { requestRegions } from '../../machines/regionIds.ts';
 import type { Scenario } from '../../machines/scenario.ts';
 import { createServingMachine } from '../../machines/servingMachine.ts';
 import type { Variant } from '../../machines/variants.ts';
+import { readStatechart, type StatechartNode, type StatechartTransition } from '../engine/index.ts';
 
-/** The parts of an XState StateNode the path check reads. */
-export interface ChartNode {
-  readonly id: string;
-  /** The node's own key (`placeholder`); the machine's id for a root. */
-  readonly key: string;
-  readonly type: 'atomic' | 'compound' | 'parallel' | 'final' | 'history';
-  /** `[rid, region, ...]` below the root. */
-  readonly path: readonly string[];
-  readonly tags: readonly string[];
-  readonly states: Readonly<Record<string, ChartNode>>;
-  readonly parent?: ChartNode;
-  readonly initial?: { readonly target: readonly ChartNode[] };
-  /** Event type → transitions in document order. */
-  readonly transitions: ReadonlyMap<string, readonly ChartTransition[]>;
-  readonly always?: unknown;
-  /** Entry actions as the config gives them (names or `{ type, params }`). */
-  readonly entry: readonly unknown[];
-}
+/** A state node of a statechart, as the path check reads it (the engine's plain node). */
+export type ChartNode = StatechartNode;
 
-/** The parts of an XState TransitionDefinition the path check reads. */
-export interface ChartTransition {
-  readonly guard?: unknown;
-  /** Undefined for a targetless transition (no change of state). */
-  readonly target?: readonly ChartNode[];
-  readonly actions: readonly unknown[];
-}
+/** A transition of a state node, guard and actions as the config writes them. */
+export type ChartTransition = StatechartTransition;
 
 /** One request's statechart under one variant. */
 export interface Chart {
@@ -75,7 +55,7 @@ export function descendants(node: ChartNode): ChartNode[] {
 
 /** The statechart of one request of the composed machine built for `variant`. */
 export function chartOf(variant: Variant): Chart {
-  const root = createServingMachine(probe, variant).root as unknown as ChartNode;
+  const root = readStatechart(createServingMachine(probe, variant));
   const regions = requestRegions.map((r) => {
     const node = root.states[rid]?.states[r];
     if (!node) throw new Error(`paths: the composed machine has no region ${rid}.${r}`);
@@ -86,9 +66,9 @@ export function chartOf(variant: Variant): Chart {
   return { variant, regions, byId, states };
 }
 
-/** The root state node of any XState machine (`pageMachine`), read through `ChartNode`. */
-export function rootNode(machine: { readonly root: unknown }): ChartNode {
-  return machine.root as ChartNode;
+/** The root state node of any XState machine (`pageMachine`), as a plain `ChartNode`. */
+export function rootNode(machine: AnyStateMachine): ChartNode {
+  return readStatechart(machine);
 }
 
 /** `region.path` of a state node: `prefill.placeholder.bootstrapping`. */

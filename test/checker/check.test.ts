@@ -9,7 +9,7 @@ import { incident } from '../../scenarios/index.ts';
 import { incidentLarge } from '../../scenarios/large.ts';
 import { check } from '../../src/checker/check.ts';
 import { engineNames, resolveCheckOptions } from '../../src/checker/checkOptions.ts';
-import { servingSymmetryGroup } from '../../src/engine/servingSymmetry.ts';
+import { servingSymmetryGroup } from '../../src/checker/serving/servingSymmetry.ts';
 
 describe.each(engineNames)('bounded search (%s engine)', (engine) => {
   it('reports incomplete, never ok, when the state bound stops a passing model', () => {

@@ -98,7 +98,7 @@ export function exploreKeys<C, E extends EventObject>(
 }
 
 /**
- * kvcheck's candidate events, written out here independently of `src/engine/servingEvents.ts`
+ * kvcheck's candidate events, written out here independently of `src/checker/serving/servingEvents.ts`
  * (which the reference adapter now uses): for each request, every external event type one of
  * its active nodes handles itself, read from XState's own snapshot.
  */

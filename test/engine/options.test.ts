@@ -14,8 +14,8 @@ import { createServingMachine } from '../../machines/servingMachine.ts';
 import { type Variant, variants } from '../../machines/variants.ts';
 import { incident } from '../../scenarios/index.ts';
 import { incidentLarge } from '../../scenarios/large.ts';
+import { servingEvents } from '../../src/checker/serving/servingEvents.ts';
 import { explore, exploreAsync, type Progress } from '../../src/engine/index.ts';
-import { servingEvents } from '../../src/engine/servingEvents.ts';
 import type { ExploreOptions, StateProjection } from '../../src/engine/types.ts';
 
 type Check = (s: StateProjection<ServingContext>) => boolean;

@@ -16,14 +16,14 @@ import type { Scenario } from '../../machines/scenario.ts';
 import { createServingMachine } from '../../machines/servingMachine.ts';
 import { type Variant, variants } from '../../machines/variants.ts';
 import { band, incident, scenarios } from '../../scenarios/index.ts';
-import { explore } from '../../src/engine/index.ts';
-import { servingEvents } from '../../src/engine/servingEvents.ts';
+import { servingEvents } from '../../src/checker/serving/servingEvents.ts';
 import {
   permuteState,
   servingOrbitSize,
   servingSymmetry,
   servingSymmetryGroup,
-} from '../../src/engine/servingSymmetry.ts';
+} from '../../src/checker/serving/servingSymmetry.ts';
+import { explore } from '../../src/engine/index.ts';
 import type { ExploreResult, StateProjection } from '../../src/engine/types.ts';
 
 type Check = (s: StateProjection<ServingContext>) => boolean;

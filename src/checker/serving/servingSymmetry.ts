@@ -22,12 +22,12 @@
  * page ids, and renaming pages does not commute with the machine's steps. Page symmetry would
  * merge states that behave differently; it is left out.
  */
-import type { KvRead, RequestState, ServingContext } from '../../machines/context.ts';
-import type { PagePool } from '../../machines/kvPagePool.ts';
-import type { RequestId, Scenario } from '../../machines/scenario.ts';
-import { recordReads } from '../../machines/servingUpdates.ts';
+import type { KvRead, RequestState, ServingContext } from '../../../machines/context.ts';
+import type { PagePool } from '../../../machines/kvPagePool.ts';
+import type { RequestId, Scenario } from '../../../machines/scenario.ts';
+import { recordReads } from '../../../machines/servingUpdates.ts';
+import type { StateProjection } from '../../engine/index.ts';
 import { SignatureTable } from './servingSignatures.ts';
-import type { StateProjection } from './types.ts';
 
 /** A request permutation: old id → new id. */
 export type Renaming = ReadonlyMap<RequestId, RequestId>;

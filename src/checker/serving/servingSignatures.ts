@@ -6,8 +6,8 @@
  * are a permutation of the state's own. A signature is a function of the request's content
  * alone, so ordering by signatures is a consistent total preorder for the rest of the search.
  */
-import type { RequestState } from '../../machines/context.ts';
-import { fmix32, hashString, mixA } from './fingerprint.ts';
+import type { RequestState } from '../../../machines/context.ts';
+import { fmix32, hashString, mixA } from '../../engine/index.ts';
 
 /** Mixes the plain JSON value `v` into `h`: tagged words in document order, keys left out. */
 function mixValue(h0: number, v: unknown): number {
