@@ -2,6 +2,8 @@
  * kvcheck's library entry point: build a scenario, pick a variant, check it, read the Outcome;
  * or explore any XState v5 machine inside the fast engine's subset with `explore` (see
  * `engine/index.ts`; its trace step type is exported here as `ExploreTraceStep`).
+ * A counterexample's steps carry typed change records (`TraceChange`); `changeText` tells one
+ * as the sentence the CLI prints.
  *
  * ```ts
  * import { checkScenario, findScenario, findVariant } from 'kvcheck';
@@ -69,6 +71,7 @@ export {
   UnsupportedFeatureError,
   type Violation,
 } from './engine/index.ts';
+export { changeText } from './export/changeText.ts';
 export {
   canBeVictim,
   type DecodeWrites,

@@ -2,6 +2,7 @@
  * The library entry point, imported by package name as a user's test suite would.
  */
 import {
+  changeText,
   check,
   checkScenario,
   explore,
@@ -20,6 +21,18 @@ describe('the kvcheck package entry point', () => {
     const result = checkScenario(scenario, fixed, { requiredWitnesses: scenario.witnesses });
     expect(result.status).toBe('ok');
     expect(result.witnesses.every((w) => !w.required || w.reached)).toBe(true);
+  });
+
+  it('gives counterexample steps as change records and tells them as sentences', () => {
+    const scenario = findScenario('incident');
+    const buggy = findVariant('incident-2026');
+    if (!scenario || !buggy) throw new Error('missing built-in');
+    const result = check(scenario, buggy, { properties: ['noCrossTenantRead'] });
+    const last = result.properties[0]?.trace?.steps.at(-1);
+    const leak = last?.changes.find((c) => c.kind === 'slotRead' && c.foreign);
+    expect(leak && changeText(leak)).toBe(
+      'b1 reads decode page 1, last written by a1 (tenant A) ← another tenant’s KV',
+    );
   });
 
   it('exposes the property registry and the variant names', () => {
