@@ -3,6 +3,8 @@
  * which can be interrupted), read the Outcome; or explore any XState v5 machine with `explore`
  * (the fast engine, inside its subset; see `engine/index.ts`) or `exploreReference` (the same
  * contract over `xstate/graph`). The engine's trace step type is exported as `ExploreTraceStep`.
+ * A counterexample's steps carry typed change records (`TraceChange`); `changeText` tells one
+ * as the sentence the CLI prints.
  *
  * ```ts
  * import { check, findScenario, findVariant } from 'kvcheck';
@@ -69,6 +71,7 @@ export {
   UnsupportedFeatureError,
   type Violation,
 } from './engine/index.ts';
+export { changeText } from './export/changeText.ts';
 export {
   canBeVictim,
   type DecodeWrites,

@@ -1,7 +1,15 @@
 /**
  * The library entry point, imported by package name as a user's test suite would.
  */
-import { check, explore, findScenario, findVariant, properties, variantNames } from 'kvcheck';
+import {
+  changeText,
+  check,
+  explore,
+  findScenario,
+  findVariant,
+  properties,
+  variantNames,
+} from 'kvcheck';
 import { assign, setup } from 'xstate';
 
 describe('the kvcheck package entry point', () => {
@@ -12,6 +20,18 @@ describe('the kvcheck package entry point', () => {
     const result = check(scenario, fixed, { requiredWitnesses: scenario.witnesses });
     expect(result.status).toBe('ok');
     expect(result.witnesses.every((w) => !w.required || w.reached)).toBe(true);
+  });
+
+  it('gives counterexample steps as change records and tells them as sentences', () => {
+    const scenario = findScenario('incident');
+    const buggy = findVariant('incident-2026');
+    if (!scenario || !buggy) throw new Error('missing built-in');
+    const result = check(scenario, buggy, { properties: ['noCrossTenantRead'] });
+    const last = result.properties[0]?.trace?.steps.at(-1);
+    const leak = last?.changes.find((c) => c.kind === 'slotRead' && c.foreign);
+    expect(leak && changeText(leak)).toBe(
+      'b1 reads decode page 1, last written by a1 (tenant A) ← another tenant’s KV',
+    );
   });
 
   it('exposes the property registry and the variant names', () => {

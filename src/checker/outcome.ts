@@ -4,6 +4,16 @@
  */
 import { type Witness, witnesses } from '../../invariants/index.ts';
 import type { ExploreBound } from '../engine/index.ts';
+import type { TraceChange } from './change.ts';
+
+export type {
+  ChangeKind,
+  ChangeOf,
+  KvWriter,
+  MovedRegion,
+  ReplySide,
+  TraceChange,
+} from './change.ts';
 
 /** A run's verdict: `incomplete` whenever a bound stopped the search before a violation. */
 export type Verdict = 'ok' | 'violation' | 'incomplete';
@@ -46,8 +56,11 @@ export interface TraceStep {
   readonly rid: string;
   /** That request's tenant. */
   readonly tenant: string;
-  /** What changed, one sentence each: states, KVPoll, page owners and writers, reads, replies. */
-  readonly changes: readonly string[];
+  /**
+   * What changed, one record each, in `stepChanges` order: regions and the transfer room, each
+   * request's own record, page owners and writers, reads, replies (`change.ts`).
+   */
+  readonly changes: readonly TraceChange[];
   /** Every region's state after the step. */
   readonly regions: RegionSnapshot;
 }

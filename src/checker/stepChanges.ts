@@ -1,6 +1,7 @@
 /**
- * What one step changed, in sentences a reviewer reads in a step table: region states (the
- * room's KVPoll by name), page owners and last writers, attention reads and replies.
+ * What one step changed, as change records (`change.ts`): region states and the transfer room,
+ * each request's own record and optional mechanisms, page owners and last writers, attention
+ * reads and replies. `src/export/changeText.ts` tells them as sentences.
  */
 
 import {
@@ -9,21 +10,14 @@ import {
   type ServingState,
   tenantOf,
 } from '../../invariants/vocabulary.ts';
+import type { RequestState } from '../../machines/context.ts';
 import { type ExternalEvent, eventActor } from '../../machines/events.ts';
 import type { PagePool } from '../../machines/kvPagePool.ts';
 import { nodeOwnerOf } from '../../machines/prefixCache.ts';
 import { requestRegions } from '../../machines/regionIds.ts';
+import type { NodeRole, RequestId } from '../../machines/scenario.ts';
+import type { KvWriter, TraceChange } from './change.ts';
 import type { RegionSnapshot, Trace, TraceStep } from './outcome.ts';
-
-const pollNames: Readonly<Record<string, string>> = {
-  unopened: 'no room',
-  bootstrapping: 'KVPoll Bootstrapping',
-  waitingForInput: 'KVPoll WaitingForInput',
-  transferring: 'KVPoll Transferring',
-  draining: 'KVPoll Failed, a write still in flight',
-  success: 'KVPoll Success',
-  failed: 'KVPoll Failed',
-};
 
 /** Every region's state, by request and region. */
 export function regionSnapshot(s: ServingState): RegionSnapshot {
@@ -36,122 +30,194 @@ export function regionSnapshot(s: ServingState): RegionSnapshot {
   return out;
 }
 
-function writerLabel(s: ServingState, rid: string | null): string {
-  return rid === null ? 'nobody' : `${rid} (tenant ${tenantOf(s, rid) ?? '?'})`;
+function writerOf(s: ServingState, rid: RequestId | null): KvWriter | null {
+  return rid === null ? null : { rid, tenant: tenantOf(s, rid) ?? null };
 }
 
-function poolChanges(node: string, a: PagePool, b: PagePool, next: ServingState): string[] {
-  const out: string[] = [];
-  for (let page = 0; page < b.owner.length; page++) {
-    const was = a.owner[page] ?? null;
-    const now = b.owner[page] ?? null;
+/** One pool across a step: its node, before (`a`) and after (`b`), and the state after. */
+interface PoolStep {
+  readonly node: NodeRole;
+  readonly a: PagePool;
+  readonly b: PagePool;
+  readonly next: ServingState;
+}
+
+/** The owner change of one page: allocated, freed, or kept in the prefix cache. */
+function ownerChange({ node, a, b, next }: PoolStep, page: number): TraceChange[] {
+  const was = a.owner[page] ?? null;
+  const now = b.owner[page] ?? null;
+  if (was === null && now !== null) {
     const slots = a.writer.slice(page * a.pageSize, (page + 1) * a.pageSize);
-    if (was === null && now !== null) {
-      const kept = slots.filter((w) => w !== null);
-      const holds = kept.length ? `, still holding KV of ${[...new Set(kept)].join(', ')}` : '';
-      out.push(`${node} page ${page} allocated to ${now}${holds}`);
-    } else if (was !== null && now === null) {
-      const cachedBy = node === 'prefill' ? nodeOwnerOf(next.context, page) : null;
-      out.push(
-        cachedBy === null
-          ? `${node} page ${page} freed by ${was} (not scrubbed)`
-          : `${node} page ${page} kept in the prefix cache, inserted by ${writerLabel(next, cachedBy)}`,
-      );
-    }
-    for (let off = 0; off < b.pageSize; off++) {
-      const slot = page * b.pageSize + off;
-      const w0 = a.writer[slot] ?? null;
-      const w1 = b.writer[slot] ?? null;
-      if (w0 !== w1) {
-        const at = b.pageSize > 1 ? ` slot ${off}` : '';
-        out.push(
-          `${node} page ${page}${at} written by ${writerLabel(next, w1)} (was ${w0 ?? 'never written'})`,
-        );
-      }
-    }
+    const heldKvOf = [...new Set(slots.filter((w) => w !== null))];
+    return [{ kind: 'pageAllocated', node, page, rid: now, heldKvOf }];
+  }
+  if (was !== null && now === null) {
+    const cachedBy = node === 'prefill' ? nodeOwnerOf(next.context, page) : null;
+    return [{ kind: 'pageFreed', node, page, rid: was, cachedBy: writerOf(next, cachedBy) }];
+  }
+  return [];
+}
+
+/** The slots of one page whose last writer changed. */
+function slotChanges({ node, a, b, next }: PoolStep, page: number): TraceChange[] {
+  const out: TraceChange[] = [];
+  for (let off = 0; off < b.pageSize; off++) {
+    const at = page * b.pageSize + off;
+    const was = a.writer[at] ?? null;
+    const now = b.writer[at] ?? null;
+    if (was === now) continue;
+    const slot = b.pageSize > 1 ? off : null;
+    out.push({ kind: 'slotWritten', node, page, slot, writer: writerOf(next, now), was });
+  }
+  return out;
+}
+
+/** A pool's changes, page by page: the owner, then each slot. */
+function poolChanges(pool: PoolStep): TraceChange[] {
+  const out: TraceChange[] = [];
+  for (let page = 0; page < pool.b.owner.length; page++) {
+    out.push(...ownerChange(pool, page), ...slotChanges(pool, page));
   }
   return out;
 }
 
 /** What the optional mechanisms (aux slots, the prefix cache, deferred release) changed. */
-function mechanismChanges(a: ServingState, b: ServingState, rid: string): string[] {
-  const ra = a.context.requests[rid];
-  const rb = b.context.requests[rid];
-  if (!ra || !rb) return [];
-  const out: string[] = [];
+function mechanismChanges(ra: RequestState, rb: RequestState, rid: RequestId): TraceChange[] {
+  const out: TraceChange[] = [];
   if (rb.auxSlot !== ra.auxSlot && rb.auxSlot !== undefined && rb.auxSlot !== null)
-    out.push(`decode metadata slot ${rb.auxSlot} taken by ${rid}`);
+    out.push({ kind: 'auxSlotTaken', rid, slot: rb.auxSlot });
   if (rb.auxSlot !== ra.auxSlot && (rb.auxSlot ?? null) === null && ra.auxSlot != null)
-    out.push(`decode metadata slot ${ra.auxSlot} freed by ${rid} (room reset)`);
+    out.push({ kind: 'auxSlotFreed', rid, slot: ra.auxSlot });
   if (rb.auxIn !== ra.auxIn && rb.auxIn !== undefined && rb.auxIn !== null)
-    out.push(`decode metadata slot ${rb.auxIn} now holds the aux data of ${rid}`);
-  if (rb.firstTokenForeign && !ra.firstTokenForeign)
-    out.push(`${rid} takes its first token from aux data written for another room`);
-  if (rb.releaseDeferred && !ra.releaseDeferred)
-    out.push(`${rid} decode pages kept until the in-flight write drains`);
-  const locked = rb.prefixPages ?? [];
-  if (locked.length > 0 && (ra.prefixPages ?? []).length === 0)
-    out.push(`${rid} reuses prefill cache page(s) ${locked.join(', ')} (locked)`);
+    out.push({ kind: 'auxDataWritten', rid, slot: rb.auxIn });
+  if (rb.firstTokenForeign && !ra.firstTokenForeign) out.push({ kind: 'foreignFirstToken', rid });
+  if (rb.releaseDeferred && !ra.releaseDeferred) out.push({ kind: 'releaseDeferred', rid });
+  const pages = rb.prefixPages ?? [];
+  if (pages.length > 0 && (ra.prefixPages ?? []).length === 0)
+    out.push({ kind: 'prefixReused', rid, pages });
   return out;
 }
 
-/** The changes from `a` to `b`, one sentence each, in a fixed order. */
-export function stepChanges(a: ServingState, b: ServingState): string[] {
-  const out: string[] = [];
-  for (const rid of requestIds(b)) {
-    for (const region of requestRegions) {
-      const was = regionPath(a, rid, region);
-      const now = regionPath(b, rid, region);
-      if (was === now) continue;
-      if (region === 'transfer')
-        out.push(`${rid} room: ${pollNames[was] ?? was} → ${pollNames[now] ?? now}`);
-      else out.push(`${rid} ${region}: ${was} → ${now}`);
-    }
-    const ra = a.context.requests[rid];
-    const rb = b.context.requests[rid];
-    if (!ra || !rb) continue;
-    if (rb.prefillLen === 1 && rb.rejectedOnPrefill && ra.prefillLen !== 1) {
-      out.push(`${rid} prompt swapped for a 1-token placeholder on prefill`);
-    }
-    if (rb.decodeLen === 1 && rb.rejectedOnDecode && ra.decodeLen !== 1) {
-      out.push(`${rid} prompt swapped for a 1-token placeholder on decode`);
-    }
-    // An abort recorded while prefill stays where it is: an error left pending (`to_finish`).
-    const stays = (region: 'prefill' | 'decode') =>
-      regionPath(a, rid, region) === regionPath(b, rid, region);
-    if (rb.aborted && !ra.aborted && !rb.clientAborted && stays('prefill') && stays('decode')) {
-      out.push(`${rid}: prefill hit an error; the abort is pending (to_finish)`);
-    }
-    if (rb.kvArrived !== ra.kvArrived)
-      out.push(`${rid}: ${rb.kvArrived} position(s) of KV arrived on decode`);
-    if (rb.committed && !ra.committed) out.push(`${rid} committed with seq_len ${rb.seqLen}`);
-    out.push(...mechanismChanges(a, b, rid));
-  }
-  out.push(...poolChanges('prefill', a.context.prefillPool, b.context.prefillPool, b));
-  out.push(...poolChanges('decode', a.context.decodePool, b.context.decodePool, b));
-  for (const rid of requestIds(b)) {
-    const ra = a.context.requests[rid];
-    const rb = b.context.requests[rid];
-    if (!ra || !rb) continue;
-    for (const read of rb.reads.filter(
-      (x) => !ra.reads.some((y) => y.node === x.node && y.page === x.page && y.writer === x.writer),
-    )) {
-      const foreign = read.writer !== null && tenantOf(b, read.writer) !== tenantOf(b, rid);
-      const mark = foreign ? ' ← another tenant’s KV' : '';
-      out.push(
-        `${rid} reads ${read.node} page ${read.page}, last written by ${writerLabel(b, read.writer)}${mark}`,
-      );
-    }
-    for (const [label, before, after] of [
-      ['prefill replies', ra.prefillReply, rb.prefillReply],
-      ['decode replies', ra.decodeReply, rb.decodeReply],
-      ['client gets', ra.clientReply, rb.clientReply],
-    ] as const) {
-      if (after && after !== before)
-        out.push(`${rid} ${label} ${after.status} (${after.tokens} token(s))`);
-    }
+/** How `rid`'s regions moved: the transfer room as its KVPoll, the others as state paths. */
+function regionChanges(a: ServingState, b: ServingState, rid: RequestId): TraceChange[] {
+  const out: TraceChange[] = [];
+  for (const region of requestRegions) {
+    const from = regionPath(a, rid, region);
+    const to = regionPath(b, rid, region);
+    if (from === to) continue;
+    out.push(
+      region === 'transfer'
+        ? { kind: 'roomPoll', rid, from, to }
+        : { kind: 'regionMoved', rid, region, from, to },
+    );
   }
   return out;
+}
+
+/** What changed in `rid`'s own record: placeholders, a pending abort, KV arrival, commit. */
+function requestChanges(
+  a: ServingState,
+  b: ServingState,
+  rid: RequestId,
+  ra: RequestState,
+  rb: RequestState,
+): TraceChange[] {
+  const out: TraceChange[] = [];
+  if (rb.prefillLen === 1 && rb.rejectedOnPrefill && ra.prefillLen !== 1)
+    out.push({ kind: 'placeholderSwapped', rid, side: 'prefill' });
+  if (rb.decodeLen === 1 && rb.rejectedOnDecode && ra.decodeLen !== 1)
+    out.push({ kind: 'placeholderSwapped', rid, side: 'decode' });
+  // An abort recorded while prefill stays where it is: an error left pending (`to_finish`).
+  const stays = (region: 'prefill' | 'decode') =>
+    regionPath(a, rid, region) === regionPath(b, rid, region);
+  if (rb.aborted && !ra.aborted && !rb.clientAborted && stays('prefill') && stays('decode'))
+    out.push({ kind: 'abortPending', rid });
+  if (rb.kvArrived !== ra.kvArrived) out.push({ kind: 'kvArrived', rid, positions: rb.kvArrived });
+  if (rb.committed && !ra.committed) out.push({ kind: 'committed', rid, seqLen: rb.seqLen });
+  return out;
+}
+
+/** `rid`'s new attention reads, each marked foreign when another tenant wrote the slot. */
+function readChanges(
+  b: ServingState,
+  rid: RequestId,
+  ra: RequestState,
+  rb: RequestState,
+): TraceChange[] {
+  const fresh = rb.reads.filter(
+    (x) => !ra.reads.some((y) => y.node === x.node && y.page === x.page && y.writer === x.writer),
+  );
+  return fresh.map(
+    (read): TraceChange => ({
+      kind: 'slotRead',
+      rid,
+      node: read.node,
+      page: read.page,
+      writer: writerOf(b, read.writer),
+      foreign: read.writer !== null && tenantOf(b, read.writer) !== tenantOf(b, rid),
+    }),
+  );
+}
+
+/** `rid`'s new replies: prefill's and decode's to the router, then the router's to the client. */
+function replyChanges(rid: RequestId, ra: RequestState, rb: RequestState): TraceChange[] {
+  const out: TraceChange[] = [];
+  for (const [side, before, after] of [
+    ['prefill', ra.prefillReply, rb.prefillReply],
+    ['decode', ra.decodeReply, rb.decodeReply],
+    ['client', ra.clientReply, rb.clientReply],
+  ] as const) {
+    if (after && after !== before)
+      out.push({ kind: 'reply', rid, side, status: after.status, tokens: after.tokens });
+  }
+  return out;
+}
+
+/** The request records of `rid` before and after, when both exist. */
+function recordsOf(a: ServingState, b: ServingState, rid: RequestId) {
+  const ra = a.context.requests[rid];
+  const rb = b.context.requests[rid];
+  return ra && rb ? { ra, rb } : null;
+}
+
+/** What changed for `rid` itself: its regions, its own record and its mechanisms. */
+function ownChanges(a: ServingState, b: ServingState, rid: RequestId): TraceChange[] {
+  const records = recordsOf(a, b, rid);
+  if (!records) return regionChanges(a, b, rid);
+  const { ra, rb } = records;
+  return [
+    ...regionChanges(a, b, rid),
+    ...requestChanges(a, b, rid, ra, rb),
+    ...mechanismChanges(ra, rb, rid),
+  ];
+}
+
+/** What `rid` observed: its new reads, then its new replies. */
+function observedChanges(a: ServingState, b: ServingState, rid: RequestId): TraceChange[] {
+  const records = recordsOf(a, b, rid);
+  if (!records) return [];
+  const { ra, rb } = records;
+  return [...readChanges(b, rid, ra, rb), ...replyChanges(rid, ra, rb)];
+}
+
+/**
+ * The changes from `a` to `b`, in a fixed order: per request its regions, its own record and
+ * its mechanisms; then the prefill and the decode pool, page by page; then per request its new
+ * reads and replies.
+ */
+export function stepChanges(a: ServingState, b: ServingState): TraceChange[] {
+  const rids = requestIds(b);
+  return [
+    ...rids.flatMap((rid) => ownChanges(a, b, rid)),
+    ...poolChanges({
+      node: 'prefill',
+      a: a.context.prefillPool,
+      b: b.context.prefillPool,
+      next: b,
+    }),
+    ...poolChanges({ node: 'decode', a: a.context.decodePool, b: b.context.decodePool, next: b }),
+    ...rids.flatMap((rid) => observedChanges(a, b, rid)),
+  ];
 }
 
 /**

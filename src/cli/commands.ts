@@ -14,6 +14,7 @@ import { overallVerdict, type ScenarioResult } from '../checker/outcome.ts';
 import type { Progress } from '../engine/index.ts';
 import { reportInputFrom } from '../export/buildReport.ts';
 import { toItf } from '../export/itf.ts';
+import { resultJson, traceJson } from '../export/outcomeJson.ts';
 import { plural } from '../numbers.ts';
 import { findPaths, renderPaths } from '../paths/index.ts';
 import { type SearchArgs, searchOptionsFrom } from './checkArgs.ts';
@@ -43,17 +44,21 @@ export interface CheckArgs extends SelectionArgs, SearchArgs {
 
 function traceFile(results: readonly ScenarioResult[]): string {
   const traces = results.flatMap((r) =>
-    r.properties
-      .filter((p) => p.trace)
-      .map((p) => ({
-        scenario: r.scenario,
-        variant: r.variant,
-        property: p.name,
-        statement: p.statement,
-        message: p.trace?.message,
-        steps: p.trace?.steps,
-        ...(p.trace?.shortest === false ? { shortest: false } : {}),
-      })),
+    r.properties.flatMap((p) => {
+      if (!p.trace) return [];
+      const { message, steps, shortest } = traceJson(p.trace);
+      return [
+        {
+          scenario: r.scenario,
+          variant: r.variant,
+          property: p.name,
+          statement: p.statement,
+          message,
+          steps,
+          ...(shortest === false ? { shortest } : {}),
+        },
+      ];
+    }),
   );
   return `${JSON.stringify({ traces }, null, 2)}\n`;
 }
@@ -145,7 +150,8 @@ export async function runCheck(args: CheckArgs, io: Io): Promise<number> {
   if (args.outTrace) writeOutTrace(args.outTrace, traceFile(results));
   if (args.outItf) writeItfFiles(args.outItf, results);
   const deployment = plan ? { deployment: planJson(plan) } : {};
-  if (args.json) io.out(`${JSON.stringify({ ...deployment, results }, null, 2)}\n`);
+  if (args.json)
+    io.out(`${JSON.stringify({ ...deployment, results: results.map(resultJson) }, null, 2)}\n`);
   else
     io.out(
       `${plan ? renderMapping(plan, io.colour) : ''}${renderResults(results, reproduce, io.colour)}`,

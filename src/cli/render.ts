@@ -4,6 +4,7 @@
  */
 import type { Bound, PropertyResult, ScenarioResult, Trace } from '../checker/outcome.ts';
 import type { Progress } from '../engine/index.ts';
+import { changeText } from '../export/changeText.ts';
 import { count, duration, plural } from '../numbers.ts';
 import { paint } from './style.ts';
 
@@ -73,7 +74,7 @@ export function renderVerdictTable(
 export function renderSteps(trace: Trace): string {
   const rows: string[][] = [];
   for (const s of trace.steps) {
-    const changes = s.changes.length > 0 ? s.changes : ['(nothing visible)'];
+    const changes = s.changes.length > 0 ? s.changes.map(changeText) : ['(nothing visible)'];
     changes.forEach((c, i) => {
       rows.push(i === 0 ? [String(s.step), s.actor, `${s.event} ${s.rid}`, c] : ['', '', '', c]);
     });

@@ -6,6 +6,7 @@
  */
 import { propertyNames } from '../../invariants/index.ts';
 import { overallVerdict } from '../checker/outcome.ts';
+import { resultJson } from '../export/outcomeJson.ts';
 import { count } from '../numbers.ts';
 import {
   defaultDepth,
@@ -76,7 +77,7 @@ export function runSimulate(args: SimulateArgs, io: Io): number {
       progress?.('');
     }
   }
-  if (args.json) io.out(`${JSON.stringify({ results }, null, 2)}\n`);
+  if (args.json) io.out(`${JSON.stringify({ results: results.map(resultJson) }, null, 2)}\n`);
   else io.out(renderSimulation(results, { scenarios: reproduce, invariants }, io.colour));
   return exitCodeOf(overallVerdict(results));
 }

@@ -5,6 +5,7 @@
  * objects, lists are arrays. `docs/trace-format.md` documents the variables.
  */
 import type { RegionSnapshot, Trace } from '../checker/outcome.ts';
+import { changeText } from './changeText.ts';
 import { safeJson } from './escape.ts';
 import type { TraceMeta } from './sequenceDiagram.ts';
 
@@ -26,7 +27,7 @@ export interface ItfState {
   readonly actor: string;
   /** Request id → region (`router`, `prefill`, `transfer`, `decode`) → state path. */
   readonly regions: RegionSnapshot;
-  /** The step's change sentences (absent with `changes: false`). */
+  /** The step's change records told as sentences (`changeText`; absent with `changes: false`). */
   readonly changes?: readonly string[];
 }
 
@@ -102,7 +103,7 @@ export function itfTrace(trace: Trace, meta: TraceMeta, options: ItfOptions = {}
         event: `${s.event} ${s.rid}`,
         actor: s.actor,
         regions: s.regions,
-        ...(withChanges ? { changes: s.changes } : {}),
+        ...(withChanges ? { changes: s.changes.map(changeText) } : {}),
       }),
     ),
   ];

@@ -4,7 +4,9 @@
  * in, text out. Every user-supplied string is escaped.
  */
 
+import type { TraceChange } from '../checker/outcome.ts';
 import { count, duration } from '../numbers.ts';
+import { changeText } from './changeText.ts';
 import { deploymentHtml } from './deploymentSection.ts';
 import { escapeHtml as h } from './escape.ts';
 import { reportCss } from './reportCss.ts';
@@ -141,6 +143,12 @@ function barrierMatrix(input: ReportInput): string {
   return `<table class="matrix"><thead>${header}</thead><tbody>\n${rows}\n</tbody></table>`;
 }
 
+/** A change's sentence, escaped; a foreign read (the leak) stands out. */
+function changeHtml(c: TraceChange): string {
+  const text = h(changeText(c));
+  return c.kind === 'slotRead' && c.foreign ? `<span class="foreign">${text}</span>` : text;
+}
+
 function counterexamples(input: ReportInput): string {
   if (input.counterexamples.length === 0) return '<p>No property is violated in any run.</p>';
   return input.counterexamples
@@ -152,9 +160,7 @@ function counterexamples(input: ReportInput): string {
           s.actor,
           { html: `<code>${h(s.event)}</code> ${h(s.rid)}` },
           {
-            html: s.changes
-              .map((x) => (x.includes('←') ? `<span class="foreign">${h(x)}</span>` : h(x)))
-              .join('<br>'),
+            html: s.changes.map(changeHtml).join('<br>'),
             cls: 'small',
           },
         ]),

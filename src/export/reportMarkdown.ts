@@ -4,6 +4,7 @@
  */
 
 import { count, duration } from '../numbers.ts';
+import { changeText } from './changeText.ts';
 import { deploymentMarkdown } from './deploymentSection.ts';
 import { escapeHtml, escapeMarkdownCell, escapeMarkdownText } from './escape.ts';
 import {
@@ -122,7 +123,7 @@ function counterexamples(input: ReportInput): string {
           String(s.step),
           cell(s.actor),
           `${s.event} ${cell(s.rid)}`,
-          s.changes.map(cell).join('<br>'),
+          s.changes.map((c) => cell(changeText(c))).join('<br>'),
         ]),
       );
       return [

@@ -1,12 +1,12 @@
 /**
  * A counterexample as a sequence of messages between the serving components, shared by the
  * Mermaid and the SVG sequence diagrams so that both always show the same thing. Everything is
- * derived from each step's actor, event, request and the stable sentence prefixes that
- * `src/checker/stepChanges.ts` writes; a sentence this module does not recognise becomes a line of
- * the step's note, never an error. Text here is raw: each renderer escapes it.
+ * derived from each step's actor, event, request and change records; a change no arrow stands for
+ * (a pending abort, an aux slot, a prefix-cache page) becomes a line of the step's note. Text
+ * here is raw: each renderer escapes it.
  */
-import type { Trace, TraceStep } from '../checker/outcome.ts';
-import { type Change, parseChange } from './changeSentences.ts';
+import type { Trace, TraceChange, TraceStep } from '../checker/outcome.ts';
+import { changeText, kvPollName, writerLabel } from './changeText.ts';
 import { mermaidId } from './escape.ts';
 
 /** One lifeline: `id` is safe as a Mermaid or SVG identifier, `label` is raw display text. */
@@ -118,98 +118,123 @@ interface Route {
   readonly to: string;
   readonly text: string;
   readonly reply: boolean;
+  /** The note line this change becomes when `from === to`. */
+  readonly note: string;
 }
 
 function arrow(from: string, to: string, text: string, reply = false): Route {
-  return { from, to, text, reply };
+  return { from, to, text, reply, note: text };
 }
 
-/** Where a change lands, who sends it, and the arrow's text; `from === to` makes it a note line. */
-function route(ctx: Context, actor: string, c: Change): Route {
-  const sched = (node: string) => idOf(ctx, `${node} scheduler`);
-  const pool = (node: string) => idOf(ctx, `${node} pool`);
-  const router = idOf(ctx, 'router');
-  const transfer = idOf(ctx, 'transfer');
-  const poolOp = (node: string, text: string) =>
-    arrow(actor === sched(node) || actor === transfer ? actor : sched(node), pool(node), text);
+/** A pool operation: sent by the acting scheduler or the transfer, else by `node`'s scheduler. */
+function poolOp(ctx: Context, actor: string, node: string, text: string): Route {
+  const sched = idOf(ctx, `${node} scheduler`);
+  const from = actor === sched || actor === idOf(ctx, 'transfer') ? actor : sched;
+  return arrow(from, idOf(ctx, `${node} pool`), text);
+}
+
+/** The arrow of a page or slot change: allocation, free (to the free list), write, read. */
+function pageRoute(ctx: Context, actor: string, c: TraceChange): Route | null {
   switch (c.kind) {
-    case 'region':
-      return arrow(actor, c.region === 'router' ? router : sched(c.region), c.text);
-    case 'room':
-      return arrow(actor, transfer, `${c.rid} room → ${c.to}`);
-    case 'swap':
-      return arrow(actor, sched(c.node), c.text);
-    case 'arrived':
+    case 'pageAllocated': {
+      const held = c.heldKvOf.length === 0 ? '' : `, still holding KV of ${c.heldKvOf.join(', ')}`;
+      return poolOp(ctx, actor, c.node, `allocate page ${c.page} to ${c.rid}${held}`);
+    }
+    case 'pageFreed':
+      return c.cachedBy === null
+        ? poolOp(ctx, actor, c.node, `free page ${c.page} (${c.rid}, not scrubbed)`)
+        : null;
+    case 'slotWritten': {
+      const slot = c.slot === null ? '' : ` slot ${c.slot}`;
+      const was = c.was === null ? '' : `, was ${c.was}`;
+      const text = `write page ${c.page}${slot} (${c.writer?.rid ?? 'nobody'}${was})`;
+      return poolOp(ctx, actor, c.node, text);
+    }
+    case 'slotRead': {
+      const mark = c.foreign ? ' ✗ another tenant' : '';
+      const text = `${c.rid} reads page ${c.page} ← ${writerLabel(c.writer)}${mark}`;
+      return arrow(idOf(ctx, `${c.node} scheduler`), idOf(ctx, `${c.node} pool`), text);
+    }
+    default:
+      return null;
+  }
+}
+
+/**
+ * Where a change lands, who sends it, and the arrow's text; `from === to` makes it a note line.
+ * Null for a change no arrow stands for: its sentence is a note line.
+ */
+function route(ctx: Context, actor: string, c: TraceChange): Route | null {
+  const sched = (node: string) => idOf(ctx, `${node} scheduler`);
+  const router = idOf(ctx, 'router');
+  switch (c.kind) {
+    case 'regionMoved':
+      return arrow(actor, c.region === 'router' ? router : sched(c.region), changeText(c));
+    case 'roomPoll': {
+      const to = arrow(actor, idOf(ctx, 'transfer'), `${c.rid} room → ${kvPollName(c.to)}`);
+      return { ...to, note: changeText(c) };
+    }
+    case 'placeholderSwapped':
+      return arrow(actor, sched(c.side), changeText(c));
+    case 'kvArrived':
     case 'committed':
-      return arrow(actor, sched('decode'), c.text);
-    case 'allocated': {
-      const holding = c.holding === '' ? '' : `, still holding KV of ${c.holding}`;
-      return poolOp(c.node, `allocate page ${c.page} to ${c.rid}${holding}`);
+      return arrow(actor, sched('decode'), changeText(c));
+    case 'reply': {
+      const tokens = `${c.status} (${c.tokens} token(s))`;
+      return c.side === 'client'
+        ? arrow(router, tenantId(ctx, c.rid), `${c.rid}: ${tokens}`, true)
+        : arrow(sched(c.side), router, `${c.rid} replies ${tokens}`, true);
     }
-    case 'freed':
-      return poolOp(c.node, `free page ${c.page} (${c.rid}, not scrubbed)`);
-    case 'written': {
-      const slot = c.slot === '' ? '' : ` slot ${c.slot}`;
-      const was = c.was === 'never written' ? '' : `, was ${c.was}`;
-      return poolOp(c.node, `write page ${c.page}${slot} (${c.writer.split(' ')[0]}${was})`);
-    }
-    case 'read': {
-      const text = `${c.rid} reads page ${c.page} ← ${c.writer}${c.foreign ? ' ✗ another tenant' : ''}`;
-      return arrow(sched(c.node), pool(c.node), text);
-    }
-    case 'reply':
-      return arrow(
-        sched(c.side),
-        router,
-        `${c.rid} replies ${c.status} (${c.tokens} token(s))`,
-        true,
-      );
-    case 'client':
-      return arrow(
-        router,
-        tenantId(ctx, c.rid),
-        `${c.rid}: ${c.status} (${c.tokens} token(s))`,
-        true,
-      );
-    case 'other':
-      return arrow(actor, actor, c.text);
+    default:
+      return pageRoute(ctx, actor, c);
   }
 }
 
 /** The first participant a change lands on: whom a timer or fault acts on. */
-function firstTarget(ctx: Context, changes: readonly Change[]): string | null {
-  const first = changes.find((c) => c.kind !== 'other');
-  return first ? route(ctx, '', first).to : null;
+function firstTarget(ctx: Context, changes: readonly TraceChange[]): string | null {
+  for (const c of changes) {
+    const r = route(ctx, '', c);
+    if (r !== null) return r.to;
+  }
+  return null;
 }
 
-type Routed = Route & { readonly change: Change };
+type Routed = Route & { readonly change: TraceChange };
+
+/** The route of `change` from `over`, or a note line over `over` when no arrow stands for it. */
+function routed(ctx: Context, over: string, change: TraceChange): Routed {
+  const r = route(ctx, over, change);
+  if (r !== null) return { ...r, change };
+  const text = changeText(change);
+  return { from: over, to: over, text, reply: false, note: text, change };
+}
 
 /** An allocation followed by the same request's write of the whole page becomes one arrow. */
-function mergeAllocateWrite(routed: readonly Routed[]): Routed[] {
+function mergeAllocateWrite(routes: readonly Routed[]): Routed[] {
   const dropped = new Set<number>();
-  const out = routed.map((r) => {
+  const out = routes.map((r) => {
     const c = r.change;
-    if (c.kind !== 'allocated' || c.holding !== '') return r;
-    const j = routed.findIndex(
+    if (c.kind !== 'pageAllocated' || c.heldKvOf.length > 0) return r;
+    const j = routes.findIndex(
       ({ change: w }) =>
-        w.kind === 'written' &&
+        w.kind === 'slotWritten' &&
         w.node === c.node &&
         w.page === c.page &&
-        w.slot === '' &&
-        w.writer.startsWith(`${c.rid} `),
+        w.slot === null &&
+        w.writer?.rid === c.rid,
     );
     if (j < 0) return r;
     dropped.add(j);
-    return { ...r, text: `allocate + write page ${c.page} (${c.rid})` };
+    const text = `allocate + write page ${c.page} (${c.rid})`;
+    return { ...r, text, note: text };
   });
   return out.filter((_, i) => !dropped.has(i));
 }
 
 /** One step's note and messages; `decisiveStep` marks what breaks the property. */
 function stepModel(ctx: Context, s: TraceStep, decisiveStep: boolean): SequenceStep {
-  const changes = s.changes.map(parseChange);
   const acting = idOf(ctx, s.actor);
-  const target = components.some((p) => p.id === acting) ? null : firstTarget(ctx, changes);
+  const target = components.some((p) => p.id === acting) ? null : firstTarget(ctx, s.changes);
   const over = target ?? acting;
   const note = [`${s.step} · ${s.event} ${s.rid}`];
   const messages: SequenceMessage[] = [];
@@ -217,15 +242,13 @@ function stepModel(ctx: Context, s: TraceStep, decisiveStep: boolean): SequenceS
     messages.push({ from, to, text, reply: false, decisive: false });
   if (s.event === 'DISPATCH') push(tenantId(ctx, s.rid), acting, `request ${s.rid}`);
   if (target !== null) push(acting, target, `${s.event} ${s.rid}`);
-  const routed = mergeAllocateWrite(
-    changes.map((change) => ({ ...route(ctx, over, change), change })),
-  );
-  for (const r of routed) {
+  const routes = mergeAllocateWrite(s.changes.map((change) => routed(ctx, over, change)));
+  for (const r of routes) {
     if (r.from === r.to) {
-      note.push('text' in r.change ? r.change.text : r.text);
+      note.push(r.note);
       continue;
     }
-    const foreign = r.change.kind === 'read' && r.change.foreign;
+    const foreign = r.change.kind === 'slotRead' && r.change.foreign;
     messages.push({
       from: r.from,
       to: r.to,

@@ -23,13 +23,49 @@ const pool2xJson = repoFile('examples/pool-2x.json');
 
 // The documented `--json` shape. Strict objects reject undocumented keys; a witness also carries
 // `statement` and `required` (WitnessResult in src/checker/outcome.ts), so it is not strict.
+const rid = z.string().min(1);
+const node = z.enum(['prefill', 'decode']);
+const index = z.int().min(0);
+const writer = z.strictObject({ rid, tenant: z.string().nullable() }).nullable();
+/** A change record of `kind` with `fields`, and the sentence it renders to as `text`. */
+const change = <K extends string, F extends z.ZodRawShape>(kind: K, fields: F) =>
+  z.strictObject({ kind: z.literal(kind), ...fields, text: z.string().min(1) });
+const changeSchema = z.discriminatedUnion('kind', [
+  change('regionMoved', {
+    rid,
+    region: z.enum(['router', 'prefill', 'decode']),
+    from: z.string(),
+    to: z.string(),
+  }),
+  change('roomPoll', { rid, from: z.string(), to: z.string() }),
+  change('placeholderSwapped', { rid, side: node }),
+  change('abortPending', { rid }),
+  change('kvArrived', { rid, positions: index }),
+  change('committed', { rid, seqLen: index }),
+  change('auxSlotTaken', { rid, slot: index }),
+  change('auxSlotFreed', { rid, slot: index }),
+  change('auxDataWritten', { rid, slot: index }),
+  change('foreignFirstToken', { rid }),
+  change('releaseDeferred', { rid }),
+  change('prefixReused', { rid, pages: z.array(index) }),
+  change('pageAllocated', { node, page: index, rid, heldKvOf: z.array(rid) }),
+  change('pageFreed', { node, page: index, rid, cachedBy: writer }),
+  change('slotWritten', { node, page: index, slot: index.nullable(), writer, was: rid.nullable() }),
+  change('slotRead', { rid, node, page: index, writer, foreign: z.boolean() }),
+  change('reply', {
+    rid,
+    side: z.enum(['prefill', 'decode', 'client']),
+    status: z.int(),
+    tokens: index,
+  }),
+]);
 const stepSchema = z.object({
   step: z.int().min(1),
   actor: z.string().min(1),
   event: z.string().min(1),
   rid: z.string().min(1),
   tenant: z.string().min(1),
-  changes: z.array(z.string()),
+  changes: z.array(changeSchema),
   regions: z.record(z.string(), z.record(z.string(), z.string())),
 });
 const traceSchema = z.strictObject({
@@ -257,6 +293,50 @@ describe('check --json', () => {
     expect(steps.map((s) => s.step)).toEqual(steps.map((_, i) => i + 1));
     expect(steps).toHaveLength(21);
     expect(steps.at(-1)).toMatchObject({ event: 'DECODE_STEP', rid: 'b1', tenant: 'B' });
+  });
+
+  it('gives each step’s changes as records of a kind, each with its sentence as text', async () => {
+    const argv = ['check', '--scenario', 'incident', '--variant', 'incident-2026', '--json'];
+    const [result] = outcomeSchema.parse(JSON.parse((await run(...argv)).out)).results;
+    const trace = result?.properties.find((p) => p.name === 'noCrossTenantRead')?.trace;
+    const intake = trace?.steps.find((s) => s.event === 'PREFILL_INTAKE' && s.rid === 'b1');
+    expect(intake?.changes).toEqual([
+      {
+        kind: 'regionMoved',
+        rid: 'b1',
+        region: 'prefill',
+        from: 'received',
+        to: 'placeholder.bootstrapping',
+        text: 'b1 prefill: received → placeholder.bootstrapping',
+      },
+      {
+        kind: 'roomPoll',
+        rid: 'b1',
+        from: 'unopened',
+        to: 'bootstrapping',
+        text: 'b1 room: no room → KVPoll Bootstrapping',
+      },
+      {
+        kind: 'placeholderSwapped',
+        rid: 'b1',
+        side: 'prefill',
+        text: 'b1 prompt swapped for a 1-token placeholder on prefill',
+      },
+    ]);
+    // The leak: b1's attention reads a decode page a1 (tenant A) wrote last.
+    expect(trace?.steps.at(-1)?.changes).toContainEqual({
+      kind: 'slotRead',
+      rid: 'b1',
+      node: 'decode',
+      page: 1,
+      writer: { rid: 'a1', tenant: 'A' },
+      foreign: true,
+      text: 'b1 reads decode page 1, last written by a1 (tenant A) ← another tenant’s KV',
+    });
+    const kinds = new Set(trace?.steps.flatMap((s) => s.changes.map((c) => c.kind)));
+    expect([...kinds]).toEqual(
+      expect.arrayContaining(['kvArrived', 'committed', 'pageAllocated', 'slotWritten', 'reply']),
+    );
   });
 
   it('gives byte-identical output on a second run once every ms is zeroed', async () => {

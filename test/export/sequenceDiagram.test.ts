@@ -2,6 +2,7 @@
  * The counterexample as a Mermaid sequence diagram and as a self-contained SVG: the incident's
  * cross-tenant read, pinned as a golden file, and the facts a reader must find in both drawings.
  */
+import type { TraceChange } from '../../src/checker/outcome.ts';
 import { toSequenceMermaid } from '../../src/export/sequenceDiagram.ts';
 import { sequenceParticipants } from '../../src/export/sequenceMessages.ts';
 import { toSequenceSvg, wrapText } from '../../src/export/sequenceSvg.ts';
@@ -93,11 +94,16 @@ describe('toSequenceSvg', () => {
   });
 
   it('truncates a long label and keeps the full text in a title', () => {
+    const longMove: TraceChange = {
+      kind: 'regionMoved',
+      rid: 'a1',
+      region: 'decode',
+      from: 'idle',
+      to: `${'very.'.repeat(20)}received`,
+    };
     const long = {
       ...trace,
-      steps: trace.steps.map((s) =>
-        s.step === 1 ? { ...s, changes: [`a1 decode: idle → ${'very.'.repeat(20)}received`] } : s,
-      ),
+      steps: trace.steps.map((s) => (s.step === 1 ? { ...s, changes: [longMove] } : s)),
     };
     const out = toSequenceSvg(long, meta);
     expect(out).toContain(`<title>a1 decode: idle → ${'very.'.repeat(20)}received</title>`);
