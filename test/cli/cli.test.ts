@@ -12,7 +12,7 @@ import { propertyNames } from '../../invariants/index.ts';
 import { variantNames } from '../../machines/variants.ts';
 import { scenarios } from '../../scenarios/index.ts';
 import { expectationFor, structuralPaths } from '../../scenarios/manifest.ts';
-import { type Run, run, runInterrupted, usageError } from './runCli.ts';
+import { run, runInterrupted, usageError } from './runCli.ts';
 
 /** A path to a file in the repository, relative to the working directory (as a user types it). */
 const repoFile = (path: string): string =>
