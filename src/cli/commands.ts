@@ -17,6 +17,7 @@ import { toItf } from '../export/itf.ts';
 import { plural } from '../numbers.ts';
 import { findPaths, renderPaths } from '../paths/index.ts';
 import { planDeploymentCheck, planJson, renderMapping } from './deploymentCommands.ts';
+import { checkOutputPaths, writeFailure } from './outputPaths.ts';
 import { renderProgress, renderResults, renderVerdictTable, type ScenarioArgs } from './render.ts';
 import { reportInputFrom, writeReportFiles } from './reportCommand.ts';
 import {
@@ -72,8 +73,7 @@ function writeOutTrace(file: string, text: string): void {
   try {
     writeFileSync(file, text);
   } catch (e) {
-    const why = e instanceof Error && 'code' in e ? String(e.code) : String(e);
-    throw new UsageError(`--out-trace: cannot write ${file} (${why})`);
+    throw writeFailure('--out-trace', file, e);
   }
 }
 
@@ -100,8 +100,7 @@ function writeItfFiles(dir: string, results: readonly ScenarioResult[]): void {
       }
     }
   } catch (e) {
-    const why = e instanceof Error && 'code' in e ? String(e.code) : String(e);
-    throw new UsageError(`--out-itf: cannot write into ${dir} (${why})`);
+    throw writeFailure('--out-itf', dir, e);
   }
 }
 
@@ -111,6 +110,10 @@ function writeItfFiles(dir: string, results: readonly ScenarioResult[]): void {
  * checks not yet started and prints what was explored; a second one ends the process.
  */
 export async function runCheck(args: CheckArgs, io: Io): Promise<number> {
+  checkOutputPaths([
+    ...(args.outTrace ? [{ flag: '--out-trace', kind: 'file', path: args.outTrace } as const] : []),
+    ...(args.outItf ? [{ flag: '--out-itf', kind: 'folder', path: args.outItf } as const] : []),
+  ]);
   // --deployment: the deployment's abstract scenarios, under its variant unless --variant is given.
   const plan =
     args.deployment === undefined ? undefined : planDeploymentCheck(args.deployment, args);
@@ -232,6 +235,7 @@ function expectedLabel(r: ScenarioResult): string {
  * when every verdict, state count and path finding matches `scenarios/manifest.ts`, 1 otherwise.
  */
 export async function runAll(io: Io, outDir: string, version: string): Promise<number> {
+  checkOutputPaths([{ flag: '--out', kind: 'folder', path: outDir }]);
   const variants = resolveVariants([]);
   const results: ScenarioResult[] = [];
   for (const scenario of scenarios) {

@@ -9,6 +9,7 @@ import { mappingHeader, mappingRows } from '../deployment/explain.ts';
 import { type LintReport, lintDeployment } from '../deployment/lint.ts';
 import { loadDeploymentFile } from '../deployment/loadDeployment.ts';
 import { renderLint } from './lintText.ts';
+import { checkOutputPaths } from './outputPaths.ts';
 import { table } from './render.ts';
 import {
   checkForReport,
@@ -106,6 +107,7 @@ export async function runDeploymentReport(
   command: string,
   version: string,
 ): Promise<number> {
+  checkOutputPaths([{ flag: '--out', kind: 'folder', path: args.out }]);
   const plan = planDeploymentCheck(args.deployment, args);
   const variants = resolveVariants(args.variant.length > 0 ? args.variant : [plan.variant]);
   const { results, maxStates, maxSeconds } = checkForReport(plan.scenarios, variants, args);

@@ -26,9 +26,10 @@ import { toSequenceMermaid } from '../export/sequenceDiagram.ts';
 import { toSequenceSvg } from '../export/sequenceSvg.ts';
 import { chartGraph } from '../export/statechart.ts';
 import { renderSvg } from '../export/svg.ts';
+import { checkOutputPaths, writeFailure } from './outputPaths.ts';
 import { reproduceLine } from './render.ts';
 import { type Io, resolveScenarios, resolveVariants, type SelectionArgs } from './resolve.ts';
-import { positiveSeconds, UsageError, wholeNumber } from './usageError.ts';
+import { positiveSeconds, wholeNumber } from './usageError.ts';
 
 /** Options of `kvcheck report`, as parsed from the command line. */
 export interface ReportArgs extends SelectionArgs {
@@ -109,8 +110,7 @@ function writeReport(dir: string, name: string, text: string): string {
     mkdirSync(dir, { recursive: true });
     writeFileSync(path, text);
   } catch (e) {
-    const why = e instanceof Error && 'code' in e ? String(e.code) : String(e);
-    throw new UsageError(`--out: cannot write ${path} (${why})`);
+    throw writeFailure('--out', path, e);
   }
   return path;
 }
@@ -214,6 +214,7 @@ export async function runReport(
   command: string,
   version: string,
 ): Promise<number> {
+  checkOutputPaths([{ flag: '--out', kind: 'folder', path: args.out }]);
   const input = await buildReport(args, command, version);
   const [md, html] = writeReportFiles(args.out, input);
   io.out(`${md}\n${html}\n`);

@@ -10,32 +10,15 @@ import {
   parseScenario,
   scenarioSchema,
 } from '../../src/config/loadScenario.ts';
+import { oneRequestJson, oneRequestYaml } from '../fixtures/validFiles.ts';
 
 const examplePath = (file: string): string =>
   fileURLToPath(new URL(`../../examples/${file}`, import.meta.url));
 
 /** The incident scenario without its defaulted fields, as a user would write it. */
-const validYaml = `name: t
-contextLen: 10
-prefillPoolTokens: 8
-decodePoolTokens: 10
-pageSize: 1
-requests:
-  - { id: a1, tenant: A, promptLen: 1, outputLen: 2 }
-  - { id: b1, tenant: B, promptLen: 3, outputLen: 2 }
-`;
+const validYaml = `${oneRequestYaml}  - { id: b1, tenant: B, promptLen: 3, outputLen: 2 }\n`;
 
-const validJson = `{
-  "name": "t",
-  "contextLen": 10,
-  "prefillPoolTokens": 8,
-  "decodePoolTokens": 10,
-  "pageSize": 1,
-  "requests": [
-    { "id": "a1", "tenant": "A", "promptLen": 1, "outputLen": 2 }
-  ]
-}
-`;
+const validJson = oneRequestJson;
 
 /** `text` with `from` replaced by `to`; `from` must occur, so a case cannot silently go stale. */
 function edit(text: string, from: string, to: string): string {
@@ -113,7 +96,12 @@ const malformed: readonly Malformed[] = [
   yamlCase(
     'an unknown key, reported before the required key it leaves missing',
     edit(validYaml, 'pageSize: 1', 'pageSzie: 1'),
-    'scenario.yaml: unknown key "pageSzie" at top level; accepted: name, description, requests, pageSize, prefillPoolTokens, decodePoolTokens, contextLen, reserve, transferFaults, maxTransferFaults, prefillChunks, clientAborts, maxClientAborts, lateWrites, auxSlots, prefillErrors, witnesses',
+    'scenario.yaml: unknown key "pageSzie" at top level; did you mean pageSize?',
+  ),
+  yamlCase(
+    'an unknown key close to no field, with the accepted ones',
+    edit(validYaml, 'pageSize: 1', 'pageSize: 1\ncolour: red'),
+    'scenario.yaml: unknown key "colour" at top level; accepted: name, description, requests, pageSize, prefillPoolTokens, decodePoolTokens, contextLen, reserve, transferFaults, maxTransferFaults, prefillChunks, clientAborts, maxClientAborts, lateWrites, auxSlots, prefillErrors, witnesses',
   ),
   yamlCase(
     'an unknown key in a request',
@@ -128,7 +116,7 @@ const malformed: readonly Malformed[] = [
   yamlCase(
     'a negative pool',
     edit(validYaml, 'decodePoolTokens: 10', 'decodePoolTokens: -10'),
-    'scenario.yaml: decodePoolTokens: must be an integer >= 1 (got -10)',
+    'scenario.yaml: decodePoolTokens: must be an integer from 1 to 1024 (got -10)',
   ),
   yamlCase(
     'a pool smaller than one page',
