@@ -3,7 +3,15 @@
  * can, so that a bad `--out` costs a moment, not a whole search. Each failure is a UsageError of
  * one line naming the option, the path and the reason in words.
  */
-import { closeSync, mkdirSync, openSync, rmdirSync, statSync, unlinkSync } from 'node:fs';
+import {
+  closeSync,
+  mkdirSync,
+  mkdtempSync,
+  openSync,
+  rmdirSync,
+  statSync,
+  unlinkSync,
+} from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileProblem } from '../fileProblem.ts';
 import { UsageError } from './usageError.ts';
@@ -18,8 +26,17 @@ export interface OutputPath {
   readonly path: string;
 }
 
-function stat(path: string) {
-  return statSync(path, { throwIfNoEntry: false });
+/**
+ * What is at `at`, or undefined when nothing is, or when a part of its path is a file (`ENOTDIR`:
+ * the caller climbs to name that part); other failures are a UsageError about `path`.
+ */
+function stat(flag: string, path: string, at: string) {
+  try {
+    return statSync(at, { throwIfNoEntry: false });
+  } catch (e) {
+    if ((e as { code?: unknown }).code === 'ENOTDIR') return undefined;
+    throw cannot(flag, path, fileProblem(e));
+  }
 }
 
 /**
@@ -32,13 +49,7 @@ function existingParent(flag: string, path: string): { parent: string; missing: 
   for (;;) {
     const parent = dirname(child);
     missing.unshift(child);
-    let found: ReturnType<typeof stat>;
-    try {
-      found = stat(parent);
-    } catch (e) {
-      // ENOTDIR: something above `parent` is a file; keep climbing to name it.
-      if ((e as { code?: unknown }).code !== 'ENOTDIR') throw cannot(flag, path, fileProblem(e));
-    }
+    const found = stat(flag, path, parent);
     if (found?.isDirectory()) return { parent, missing };
     if (found) throw cannot(flag, path, `${parent} is a file, not a folder`);
     if (parent === child) throw cannot(flag, path, 'no folder of it exists');
@@ -50,6 +61,15 @@ function cannot(flag: string, path: string, why: string): UsageError {
   return new UsageError(`${flag}: cannot write ${path}: ${why}`);
 }
 
+/**
+ * Why creating an entry in the existing `folder` failed. A missing entry there means the file
+ * system refuses new ones (`/proc`), not that something is missing.
+ */
+function refusal(e: unknown, folder: string): string {
+  const missing = (e as { code?: unknown }).code === 'ENOENT';
+  return missing ? `${folder} does not allow new entries` : fileProblem(e);
+}
+
 /** Creates the folders `missing` (outermost first), then removes them again: a dry run. */
 function tryFolders(flag: string, path: string, parent: string, missing: readonly string[]): void {
   const made: string[] = [];
@@ -59,31 +79,29 @@ function tryFolders(flag: string, path: string, parent: string, missing: readonl
       made.push(folder);
     }
   } catch (e) {
-    const code = (e as { code?: unknown }).code;
-    const inside = made.at(-1) ?? parent;
-    throw cannot(
-      flag,
-      path,
-      code === 'ENOENT' ? `${inside} does not allow new entries` : fileProblem(e),
-    );
+    throw cannot(flag, path, refusal(e, made.at(-1) ?? parent));
   } finally {
     for (const folder of made.reverse()) rmdirSync(folder);
   }
 }
 
+/** Creates and removes an entry of a unique name in the existing folder `path`. */
+function tryFolder(flag: string, path: string): void {
+  try {
+    rmdirSync(mkdtempSync(join(path, '.kvcheck-')));
+  } catch (e) {
+    throw cannot(flag, path, refusal(e, path));
+  }
+}
+
 /** Opens `file` for writing without changing it, or creates and removes it. */
 function tryFile(flag: string, file: string, parent: string): void {
-  const existed = stat(file) !== undefined;
+  const existed = stat(flag, file, file) !== undefined;
   try {
     closeSync(openSync(file, existed ? 'r+' : 'wx'));
     if (!existed) unlinkSync(file);
   } catch (e) {
-    const code = (e as { code?: unknown }).code;
-    throw cannot(
-      flag,
-      file,
-      code === 'ENOENT' ? `${parent} does not allow new entries` : fileProblem(e),
-    );
+    throw cannot(flag, file, refusal(e, parent));
   }
 }
 
@@ -97,15 +115,10 @@ function tryFile(flag: string, file: string, parent: string): void {
  */
 export function checkOutputPaths(outputs: readonly OutputPath[]): void {
   for (const { flag, kind, path } of outputs) {
-    let found: ReturnType<typeof stat>;
-    try {
-      found = stat(path);
-    } catch (e) {
-      if ((e as { code?: unknown }).code !== 'ENOTDIR') throw cannot(flag, path, fileProblem(e));
-    }
+    const found = stat(flag, path, path);
     if (kind === 'folder') {
       if (found?.isDirectory()) {
-        tryFolders(flag, path, path, [join(path, `.kvcheck-${process.pid}`)]);
+        tryFolder(flag, path);
         continue;
       }
       if (found) throw cannot(flag, path, 'it is a file, not a folder');

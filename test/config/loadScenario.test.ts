@@ -37,6 +37,24 @@ function configErrorOf(run: () => unknown): ConfigError {
   throw new Error('expected a ConfigError, but the scenario loaded');
 }
 
+describe('nesting', () => {
+  // Why this test? 10,000 levels of JSON overflowed jsonc-parser's stack: a RangeError and a
+  // stack trace instead of one line.
+  it.each([
+    ['json', `${'['.repeat(10_000)}${']'.repeat(10_000)}`],
+    ['yaml', `${'- '.repeat(10_000)}1\n`],
+  ])('refuses 10,000 levels of %s before parsing', (ext, text) => {
+    expect(configErrorOf(() => parseScenario(text, `deep.${ext}`)).message).toMatch(
+      /^deep\.(json|yaml): mappings and lists nest more than 4 levels deep at line 1, column \d+; accepted: at most 4 \(the deepest field is requests\[\]\.prefix\)$/,
+    );
+  });
+
+  it('accepts the four levels a prefix needs', () => {
+    const text = edit(validYaml, 'outputLen: 2 }', 'outputLen: 2, prefix: { group: g, len: 1 } }');
+    expect(parseScenario(text, 'prefix.yaml').requests[0]?.prefix).toEqual({ group: 'g', len: 1 });
+  });
+});
+
 describe('the examples', () => {
   it('loads examples/incident.yaml as the built-in incident scenario', () => {
     expect(loadScenarioFile(examplePath('incident.yaml'))).toEqual(incident);
