@@ -315,12 +315,15 @@ function tooDeep(source: string, where: string, nesting: Nesting): ConfigError {
 
 /**
  * The line and column of the first mapping or list of a YAML text that lies deeper than `max`
- * levels, or undefined. It walks yaml's concrete syntax tree, which its parser builds without recursion.
+ * levels, or undefined. It walks yaml's concrete syntax tree, which its parser builds without
+ * recursion, depth first with a stack of its own.
  */
 function yamlTooDeep(text: string, max: number): { line: number; col: number } | undefined {
   const lines = new LineCounter();
   const open: [CST.Token, number][] = [];
-  for (const token of new Parser(lines.addNewLine).parse(text)) open.push([token, 0]);
+  // Children are pushed last first, so that they are visited in the order of the text.
+  for (const token of [...new Parser(lines.addNewLine).parse(text)].reverse())
+    open.push([token, 0]);
   for (let next = open.pop(); next !== undefined; next = open.pop()) {
     const [token, depth] = next;
     if (token.type === 'document' && token.value) open.push([token.value, depth]);
@@ -331,9 +334,9 @@ function yamlTooDeep(text: string, max: number): { line: number; col: number } |
     )
       continue;
     if (depth >= max) return lines.linePos(token.offset);
-    for (const item of token.items) {
-      if (item.key) open.push([item.key, depth + 1]);
+    for (const item of [...token.items].reverse()) {
       if (item.value) open.push([item.value, depth + 1]);
+      if (item.key) open.push([item.key, depth + 1]);
     }
   }
   return undefined;
