@@ -19,6 +19,7 @@ import { plural } from '../numbers.ts';
 import { findPaths, renderPaths } from '../paths/index.ts';
 import { type SearchArgs, searchOptionsFrom } from './checkArgs.ts';
 import { planDeploymentCheck, planJson, renderMapping } from './deploymentCommands.ts';
+import { checkOutputPaths, writeFailure } from './outputPaths.ts';
 import { renderProgress, renderResults, renderVerdictTable, type ScenarioArgs } from './render.ts';
 import { checkRuns, reportSettings, reproducer, writeReportFiles } from './reportCommand.ts';
 import {
@@ -30,7 +31,7 @@ import {
   resolveVariants,
   type SelectionArgs,
 } from './resolve.ts';
-import { oneOf, UsageError } from './usageError.ts';
+import { oneOf } from './usageError.ts';
 
 /** Options of `kvcheck check`, as parsed from the command line. */
 export interface CheckArgs extends SelectionArgs, SearchArgs {
@@ -67,8 +68,7 @@ function writeOutTrace(file: string, text: string): void {
   try {
     writeFileSync(file, text);
   } catch (e) {
-    const why = e instanceof Error && 'code' in e ? String(e.code) : String(e);
-    throw new UsageError(`--out-trace: cannot write ${file} (${why})`);
+    throw writeFailure('--out-trace', file, e);
   }
 }
 
@@ -95,8 +95,7 @@ function writeItfFiles(dir: string, results: readonly ScenarioResult[]): void {
       }
     }
   } catch (e) {
-    const why = e instanceof Error && 'code' in e ? String(e.code) : String(e);
-    throw new UsageError(`--out-itf: cannot write into ${dir} (${why})`);
+    throw writeFailure('--out-itf', dir, e);
   }
 }
 
@@ -106,6 +105,10 @@ function writeItfFiles(dir: string, results: readonly ScenarioResult[]): void {
  * checks not yet started and prints what was explored; a second one ends the process.
  */
 export async function runCheck(args: CheckArgs, io: Io): Promise<number> {
+  checkOutputPaths([
+    ...(args.outTrace ? [{ flag: '--out-trace', kind: 'file', path: args.outTrace } as const] : []),
+    ...(args.outItf ? [{ flag: '--out-itf', kind: 'folder', path: args.outItf } as const] : []),
+  ]);
   // --deployment: the deployment's abstract scenarios, under its variant unless --variant is given.
   const plan =
     args.deployment === undefined ? undefined : planDeploymentCheck(args.deployment, args);
@@ -202,6 +205,7 @@ export async function runAll(
   args: SearchArgs & { readonly out: string },
   version: string,
 ): Promise<number> {
+  checkOutputPaths([{ flag: '--out', kind: 'folder', path: args.out }]);
   const variants = resolveVariants([]);
   const options = searchOptionsFrom(args);
   const results = checkRuns(scenarios, variants, options);

@@ -12,6 +12,7 @@ import { loadDeploymentFile } from '../deployment/loadDeployment.ts';
 import { reportInputFrom } from '../export/buildReport.ts';
 import { searchOptionsFrom } from './checkArgs.ts';
 import { renderLint } from './lintText.ts';
+import { checkOutputPaths } from './outputPaths.ts';
 import { table } from './render.ts';
 import {
   checkRuns,
@@ -111,6 +112,7 @@ export async function runDeploymentReport(
   command: string,
   version: string,
 ): Promise<number> {
+  checkOutputPaths([{ flag: '--out', kind: 'folder', path: args.out }]);
   const plan = planDeploymentCheck(args.deployment, args);
   const variants = resolveVariants(args.variant.length > 0 ? args.variant : [plan.variant]);
   const options = searchOptionsFrom(args);

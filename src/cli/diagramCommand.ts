@@ -11,6 +11,7 @@ import { toDot } from '../export/dotStatechart.ts';
 import { toMermaid } from '../export/mermaidStatechart.ts';
 import { type ChartName, chartGraph, chartNames } from '../export/statechart.ts';
 import { renderSvg } from '../export/svg.ts';
+import { checkOutputPaths, writeFailure } from './outputPaths.ts';
 import { acceptedVariantNames, findAnyVariant, type Io } from './resolve.ts';
 import { oneOf, UsageError } from './usageError.ts';
 
@@ -120,15 +121,11 @@ function header(format: Format, stem: string): string {
   return `<!-- kvcheck diagram: ${stem} -->\n`;
 }
 
-function why(e: unknown): string {
-  return e instanceof Error && 'code' in e ? String(e.code) : String(e);
-}
-
 function makeDir(dir: string): void {
   try {
     mkdirSync(dir, { recursive: true });
   } catch (e) {
-    throw new UsageError(`--out: cannot create folder ${dir} (${why(e)})`);
+    throw writeFailure('--out', dir, e);
   }
 }
 
@@ -136,7 +133,7 @@ function writeDrawing(path: string, text: string): void {
   try {
     writeFileSync(path, text);
   } catch (e) {
-    throw new UsageError(`--out: cannot write ${path} (${why(e)})`);
+    throw writeFailure('--out', path, e);
   }
 }
 
@@ -149,6 +146,7 @@ function writeDrawing(path: string, text: string): void {
  * the written paths, one per line. Resolves to exit code 0; throws UsageError for bad input.
  */
 export async function runDiagram(args: DiagramArgs, io: Io): Promise<number> {
+  if (args.out !== undefined) checkOutputPaths([{ flag: '--out', kind: 'folder', path: args.out }]);
   const format = pick('format', args.format, diagramFormats);
   const planned = drawings(args, format);
   if (args.out !== undefined) {

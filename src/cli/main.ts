@@ -5,6 +5,7 @@
 import { readFileSync } from 'node:fs';
 import { Command, CommanderError, Option } from 'commander';
 import { ConfigError } from '../config/loadScenario.ts';
+import { didYouMean } from '../didYouMean.ts';
 import { UnknownStateError } from '../paths/index.ts';
 import { runCatalogueCommand } from './catalogueCommand.ts';
 import { withSearchOptions } from './checkArgs.ts';
@@ -49,6 +50,8 @@ function program(io: Io, setCode: (code: number) => void, argvText: string): Com
     .version(version())
     .exitOverride()
     .showHelpAfterError(false)
+    // Suggestions come from didYouMean, as for every other name.
+    .showSuggestionAfterError(false)
     .configureOutput({ writeOut: io.out, writeErr: () => {}, outputError: () => {} })
     // `kvcheck COMMAND --help` is the way to help; a `help` command would swallow typos.
     .helpCommand(false);
@@ -195,13 +198,24 @@ function oneLine(text: string): string {
 }
 
 /** What a mistyped command or option could have been, for the one-line error. */
-function acceptedHint(cli: Command, code: string, argv: readonly string[]): string {
-  const commands = cli.commands.map((c) => c.name());
-  if (code === 'commander.unknownCommand') return `; accepted commands: ${commands.join(', ')}`;
+function acceptedHint(
+  cli: Command,
+  code: string,
+  message: string,
+  argv: readonly string[],
+): string {
+  const word = /'([^']*)'/.exec(message)?.[1] ?? '';
+  if (code === 'commander.unknownCommand') {
+    return `; ${didYouMean(
+      word,
+      cli.commands.map((c) => c.name()),
+      'accepted commands',
+    )}`;
+  }
   if (code !== 'commander.unknownOption') return '';
   const command = cli.commands.find((c) => c.name() === argv[0]);
-  const options = (command ?? cli).options.map((o) => o.long).filter(Boolean);
-  return `; accepted: ${[...options, '--help'].join(', ')}`;
+  const options = (command ?? cli).options.flatMap((o) => (o.long ? [o.long] : []));
+  return `; ${didYouMean(word, [...options, '--help'])}`;
 }
 
 /** Runs kvcheck with `argv` (without the node and script paths); resolves to the exit code. */
@@ -225,7 +239,7 @@ export async function main(argv: readonly string[], io: Io = processIo()): Promi
     if (e instanceof CommanderError) {
       if (e.code === 'commander.helpDisplayed' || e.code === 'commander.version') return 0;
       if (e.code === 'commander.help') return 0;
-      io.err(`error: ${oneLine(e.message)}${acceptedHint(cli, e.code, argv)}\n`);
+      io.err(`error: ${oneLine(e.message)}${acceptedHint(cli, e.code, e.message, argv)}\n`);
       return 2;
     }
     if (e instanceof UsageError || e instanceof ConfigError || e instanceof UnknownStateError) {

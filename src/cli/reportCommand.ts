@@ -15,6 +15,7 @@ import { reportHtml } from '../export/reportHtml.ts';
 import { reportMarkdown } from '../export/reportMarkdown.ts';
 import type { ReportInput, ReportSettings } from '../export/reportModel.ts';
 import { type SearchArgs, searchOptionsFrom } from './checkArgs.ts';
+import { checkOutputPaths, writeFailure } from './outputPaths.ts';
 import { reproduceLine, type ScenarioArgs } from './render.ts';
 import {
   exitCodeOf,
@@ -23,7 +24,6 @@ import {
   resolveVariants,
   type SelectionArgs,
 } from './resolve.ts';
-import { UsageError } from './usageError.ts';
 
 /** Options of `kvcheck report`, as parsed from the command line. */
 export interface ReportArgs extends SelectionArgs, SearchArgs {
@@ -39,8 +39,7 @@ function writeReport(dir: string, name: string, text: string): string {
     mkdirSync(dir, { recursive: true });
     writeFileSync(path, text);
   } catch (e) {
-    const why = e instanceof Error && 'code' in e ? String(e.code) : String(e);
-    throw new UsageError(`--out: cannot write ${path} (${why})`);
+    throw writeFailure('--out', path, e);
   }
   return path;
 }
@@ -96,6 +95,7 @@ export async function runReport(
   command: string,
   version: string,
 ): Promise<number> {
+  checkOutputPaths([{ flag: '--out', kind: 'folder', path: args.out }]);
   const { scenarios, reproduce } = resolveScenarios(args);
   const variants = resolveVariants(args.variant);
   const options = searchOptionsFrom(args);

@@ -8,6 +8,7 @@ import { writeFileSync } from 'node:fs';
 import { properties, propertyNames } from '../../invariants/index.ts';
 import { shortestPathToAny, stateGraphOf, violatingVertices } from '../checker/stateGraph.ts';
 import { GraphTooLargeError, toStateSpaceDot } from '../export/stateSpaceDot.ts';
+import { checkOutputPaths, writeFailure } from './outputPaths.ts';
 import { type Io, resolveScenarios, resolveVariants, type SelectionArgs } from './resolve.ts';
 import { oneOf, UsageError, wholeNumber } from './usageError.ts';
 
@@ -34,8 +35,7 @@ function write(file: string, text: string): void {
   try {
     writeFileSync(file, text);
   } catch (e) {
-    const why = e instanceof Error && 'code' in e ? String(e.code) : String(e);
-    throw new UsageError(`--out: cannot write ${file} (${why})`);
+    throw writeFailure('--out', file, e);
   }
 }
 
@@ -46,6 +46,7 @@ function write(file: string, text: string): void {
  * 2). Returns 0.
  */
 export async function runStateSpace(args: StateSpaceArgs, io: Io): Promise<number> {
+  if (args.out !== undefined) checkOutputPaths([{ flag: '--out', kind: 'file', path: args.out }]);
   const given = new Set(args.scenario).size + args.config.length;
   const scenario = exactlyOne(
     resolveScenarios(args).scenarios,

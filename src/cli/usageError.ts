@@ -1,3 +1,5 @@
+import { didYouMean } from '../didYouMean.ts';
+
 /**
  * Bad input from the user: printed as one `error: …` line, exit code 2, no stack trace.
  */
@@ -5,10 +7,13 @@ export class UsageError extends Error {
   override readonly name = 'UsageError';
 }
 
-/** `name` if it is one of `accepted`, else a UsageError naming `what` and the accepted values. */
+/**
+ * `name` if it is one of `accepted`, else a UsageError naming `what` and `name`, then the close
+ * accepted names (`did you mean fixed?`) or, when none is close, every accepted name.
+ */
 export function oneOf(what: string, name: string, accepted: readonly string[]): string {
   if (accepted.includes(name)) return name;
-  throw new UsageError(`unknown ${what} "${name}"; accepted: ${accepted.join(', ')}`);
+  throw new UsageError(`unknown ${what} "${name}"; ${didYouMean(name, accepted)}`);
 }
 
 /** Parses a whole number `>= min` given to `flag`, or throws a UsageError saying what is accepted. */

@@ -3,6 +3,7 @@
  * as a path such as `requests[1].promptLen`, what is accepted, and what was found.
  */
 import type { z } from 'zod';
+import { closeNames, didYouMean } from '../didYouMean.ts';
 
 type Issue = z.core.$ZodIssue;
 type Path = readonly PropertyKey[];
@@ -28,6 +29,33 @@ export function describeProblem(issues: readonly Issue[], data: unknown): string
     ? `got ${describe(found.value, issue.code === 'invalid_type')}`
     : 'missing';
   return `${field ?? 'top level'}: ${issue.message} (${got})`;
+}
+
+/**
+ * The zod `error` option of a strict mapping whose keys are `keys`: an unknown key gets the close
+ * keys (`did you mean pageSize?`) or, when none is close, `accepted: k1, k2, …`; any other problem
+ * with the mapping (not a mapping at all) gets `ifNotMapping`.
+ */
+export function mappingError(keys: readonly string[], ifNotMapping: string) {
+  return {
+    error: (issue: { code: string; keys?: readonly string[] }) =>
+      issue.code === 'unrecognized_keys' ? didYouMean(issue.keys?.[0] ?? '', keys) : ifNotMapping,
+  };
+}
+
+/**
+ * The zod `error` option of a field that takes one of the names `accepted`, each a `what`
+ * (`witness`, `variant`): a string close to some of them gets `unknown witness; did you mean X?`,
+ * anything else `must be one of a, b, …`.
+ */
+export function enumError(what: string, accepted: readonly string[]) {
+  const all = `must be one of ${accepted.join(', ')}`;
+  return {
+    error: (issue: { input?: unknown }) => {
+      const close = typeof issue.input === 'string' ? closeNames(issue.input, accepted) : [];
+      return close.length > 0 ? `unknown ${what}; ${didYouMean(String(issue.input), close)}` : all;
+    },
+  };
 }
 
 /** The first issue, or an unknown key in a mapping that encloses it (the likelier cause). */

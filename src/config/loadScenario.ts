@@ -9,8 +9,8 @@
  * name: my-deployment            # required, 1-64 chars, [A-Za-z0-9_.-]
  * description: "…"               # optional, default ""
  * contextLen: 10                 # integer >= 2
- * prefillPoolTokens: 8           # integer >= 1
- * decodePoolTokens: 10           # integer >= 1
+ * prefillPoolTokens: 8           # integer from 1 to 1024 (the model keeps every slot)
+ * decodePoolTokens: 10           # integer from 1 to 1024
  * pageSize: 1                    # integer >= 1, and each pool must hold at least one page
  * reserve: 5                     # integer >= 0, default 5
  * transferFaults: false          # optional, default false
@@ -32,20 +32,31 @@
  * `1 <= len <= promptLen`) names a shared prompt prefix and turns on prefill's prefix cache.
  * Numbers must be integers in the file: `1.5`, `-1` and `"3"` are errors.
  *
+ * A file is at most 1 MiB (`maxFileBytes`, refused by its size before it is read) and nests
+ * mappings and lists at most four deep (the file, `requests`, a request, its `prefix`); deeper
+ * text is refused before it is parsed.
+ *
  * Only the first problem is reported: the first in the order of the fields above as listed in
  * `Scenario` (name, description, requests, pageSize, …), except that an unknown key is reported
  * before any problem inside the mapping that holds it (a misspelt key also leaves a required key
  * missing, and the misspelling is the cause). Cross-field checks (duplicate ids, a pool smaller
  * than one page) run only on a file whose fields are each valid.
  */
-import { readFileSync } from 'node:fs';
+import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
 import { extname } from 'node:path';
-import { type ParseError, parse as parseJsonc, printParseErrorCode, visit } from 'jsonc-parser';
-import { LineCounter, parseDocument } from 'yaml';
+import {
+  createScanner,
+  type ParseError,
+  parse as parseJsonc,
+  printParseErrorCode,
+  visit,
+} from 'jsonc-parser';
+import { type CST, LineCounter, Parser, parseDocument } from 'yaml';
 import { z } from 'zod';
 import { witnessNames } from '../../invariants/index.ts';
 import type { Scenario } from '../../machines/scenario.ts';
-import { describeProblem } from './describeProblem.ts';
+import { fileProblem } from '../fileProblem.ts';
+import { describeProblem, enumError, mappingError } from './describeProblem.ts';
 
 /**
  * A scenario file that cannot be used. The message is one line (line breaks are folded into
@@ -69,12 +80,13 @@ const mustBeInteger = (min: number) => {
   const error = `must be an integer >= ${min}`;
   return z.int({ error }).min(min, { error });
 };
+const mustBeIntegerFromTo = (min: number, max: number) => {
+  const error = `must be an integer from ${min} to ${max}`;
+  return z.int({ error }).min(min, { error }).max(max, { error });
+};
 
-/** What a mapping accepts: `accepted: k1, k2, …` for an unknown key, `ifNotMapping` otherwise. */
-const mappingError = (keys: readonly string[], ifNotMapping: string) => ({
-  error: (issue: { code: string }) =>
-    issue.code === 'unrecognized_keys' ? `accepted: ${keys.join(', ')}` : ifNotMapping,
-});
+/** The most tokens a pool may hold: the model keeps every slot of a pool in every state. */
+export const maxPoolTokens = 1024;
 
 const idError = 'must start with a letter, then up to 31 letters, digits, "_" or "-" (no dots)';
 const tenantError = 'must be a string of 1 to 32 characters';
@@ -104,7 +116,6 @@ const requestKeys = Object.keys(requestShape);
 
 const nameError = 'must be 1 to 64 characters, each a letter, digit, "_", "." or "-"';
 const requestsError = `must be a list of 1 to ${maxRequests} requests`;
-const witnessError = `must be one of ${witnessNames.join(', ')}`;
 
 /** Fields in `Scenario` order, which is also the order in which problems are reported. */
 const scenarioShape = {
@@ -121,28 +132,20 @@ const scenarioShape = {
     .min(1, { error: requestsError })
     .max(maxRequests, { error: requestsError }),
   pageSize: mustBeInteger(1),
-  prefillPoolTokens: mustBeInteger(1),
-  decodePoolTokens: mustBeInteger(1),
+  prefillPoolTokens: mustBeIntegerFromTo(1, maxPoolTokens),
+  decodePoolTokens: mustBeIntegerFromTo(1, maxPoolTokens),
   contextLen: mustBeInteger(2),
   reserve: mustBeInteger(0).default(5),
   transferFaults: z.boolean({ error: 'must be true or false' }).default(false),
   maxTransferFaults: mustBeInteger(1).optional(),
-  prefillChunks: z
-    .int({ error: 'must be an integer from 1 to 8' })
-    .min(1, { error: 'must be an integer from 1 to 8' })
-    .max(8, { error: 'must be an integer from 1 to 8' })
-    .default(1),
+  prefillChunks: mustBeIntegerFromTo(1, 8).default(1),
   clientAborts: z.boolean({ error: 'must be true or false' }).default(false),
   maxClientAborts: mustBeInteger(1).optional(),
   lateWrites: z.boolean({ error: 'must be true or false' }).optional(),
-  auxSlots: z
-    .int({ error: 'must be an integer from 1 to 4' })
-    .min(1, { error: 'must be an integer from 1 to 4' })
-    .max(4, { error: 'must be an integer from 1 to 4' })
-    .optional(),
+  auxSlots: mustBeIntegerFromTo(1, 4).optional(),
   prefillErrors: z.boolean({ error: 'must be true or false' }).optional(),
   witnesses: z
-    .array(z.enum(witnessNames, { error: witnessError }), {
+    .array(z.enum(witnessNames, enumError('witness', witnessNames)), {
       error: 'must be a list of witness names',
     })
     .default([]),
@@ -207,12 +210,57 @@ export function parseScenario(text: string, source: string, format?: ScenarioFor
   throw new ConfigError(`${source}: ${describeProblem(result.error.issues, data)}`);
 }
 
-/** The text of the file at `path`; a ConfigError naming `path` when it cannot be read. */
+/**
+ * The largest scenario or deployment file read: 1 MiB, far above any real one. A larger file is
+ * refused by its size, before it is read.
+ */
+export const maxFileBytes = 1024 * 1024;
+
+/**
+ * How deep mappings and lists may nest in a file: `max` levels, the deepest field being `deepest`.
+ * Text nested deeper is refused before it is parsed, so that no parser recurses past the stack.
+ */
+export interface Nesting {
+  readonly max: number;
+  readonly deepest: string;
+}
+
+/** A scenario file nests four levels: the file, `requests`, one request, its `prefix`. */
+const scenarioNesting: Nesting = { max: 4, deepest: 'requests[].prefix' };
+
+function mebibytes(bytes: number): string {
+  return `${(bytes / 2 ** 20).toFixed(1)} MiB`;
+}
+
+/**
+ * The text of the file at `path`, read only up to `maxFileBytes`; a ConfigError naming `path`
+ * when it cannot be read or is larger (a device or pipe that never ends is refused too).
+ */
 function readText(path: string): string {
+  const fail = (why: string) => new ConfigError(`${path}: cannot read the file (${why})`);
+  let fd: number;
   try {
-    return readFileSync(path, 'utf8');
+    fd = openSync(path, 'r');
   } catch (e) {
-    throw new ConfigError(`${path}: cannot read the file (${readFailure(e)})`);
+    throw fail(fileProblem(e));
+  }
+  const tooLarge = (size: string) =>
+    new ConfigError(`${path}: file must be at most ${mebibytes(maxFileBytes)} (got ${size})`);
+  try {
+    const stat = fstatSync(fd);
+    if (stat.isDirectory()) throw fail('it is a directory');
+    if (stat.isFile() && stat.size > maxFileBytes) throw tooLarge(mebibytes(stat.size));
+    const buffer = Buffer.alloc(maxFileBytes + 1);
+    let length = 0;
+    for (let n = -1; n !== 0 && length < buffer.length; length += n) {
+      n = readSync(fd, buffer, length, buffer.length - length, null);
+    }
+    if (length > maxFileBytes) throw tooLarge(`more than ${mebibytes(maxFileBytes)}`);
+    return buffer.toString('utf8', 0, length);
+  } catch (e) {
+    throw e instanceof ConfigError ? e : fail(fileProblem(e));
+  } finally {
+    closeSync(fd);
   }
 }
 
@@ -229,14 +277,15 @@ export function loadScenarioFile(path: string): Scenario {
 /**
  * Reads the YAML or JSON file at `path` (format by extension, as `loadScenarioFile`) into plain
  * data, for other file kinds that share the scenario file's one-line errors. `expected` ends the
- * message for an empty file (`file is empty; expected …`). Throws a ConfigError naming `path` for
- * an unreadable file, another extension or a syntax error.
+ * message for an empty file (`file is empty; expected …`); `nesting` bounds how deep it may nest.
+ * Throws a ConfigError naming `path` for an unreadable file, one over `maxFileBytes`, another
+ * extension, nesting deeper than `nesting.max` or a syntax error.
  */
-export function loadDataFile(path: string, expected: string): unknown {
+export function loadDataFile(path: string, expected: string, nesting: Nesting): unknown {
   const format = formatOf(path);
   const text = readText(path);
-  const empty = `file is empty; expected ${expected}`;
-  return format === 'yaml' ? readYaml(text, path, empty) : readJson(text, path, empty);
+  const shape = { empty: `file is empty; expected ${expected}`, nesting };
+  return format === 'yaml' ? readYaml(text, path, shape) : readJson(text, path, shape);
 }
 
 function formatOf(source: string): ScenarioFormat {
@@ -247,18 +296,56 @@ function formatOf(source: string): ScenarioFormat {
   throw new ConfigError(`${source}: ${found}; accepted: .yaml, .yml, .json`);
 }
 
-function readFailure(e: unknown): string {
-  const code = e instanceof Error && 'code' in e ? e.code : undefined;
-  if (code === 'ENOENT') return 'no such file or directory';
-  if (code === 'EACCES') return 'permission denied';
-  if (code === 'EISDIR') return 'it is a directory';
-  if (typeof code === 'string') return code;
-  return e instanceof Error ? e.message : String(e);
+/** What a file of some kind holds: the end of the message for an empty one, and its nesting. */
+interface FileShape {
+  readonly empty: string;
+  readonly nesting: Nesting;
 }
 
-const emptyFile = `file is empty; expected a mapping with keys ${scenarioKeys.join(', ')}`;
+const scenarioFile: FileShape = {
+  empty: `file is empty; expected a mapping with keys ${scenarioKeys.join(', ')}`,
+  nesting: scenarioNesting,
+};
 
-function readYaml(text: string, source: string, empty = emptyFile): unknown {
+function tooDeep(source: string, where: string, nesting: Nesting): ConfigError {
+  return new ConfigError(
+    `${source}: mappings and lists nest more than ${nesting.max} levels deep at ${where}; accepted: at most ${nesting.max} (the deepest field is ${nesting.deepest})`,
+  );
+}
+
+/**
+ * The line and column of the first mapping or list of a YAML text that lies deeper than `max`
+ * levels, or undefined. It walks yaml's concrete syntax tree, which its parser builds without
+ * recursion, depth first with a stack of its own.
+ */
+function yamlTooDeep(text: string, max: number): { line: number; col: number } | undefined {
+  const lines = new LineCounter();
+  const open: [CST.Token, number][] = [];
+  // Children are pushed last first, so that they are visited in the order of the text.
+  for (const token of [...new Parser(lines.addNewLine).parse(text)].reverse())
+    open.push([token, 0]);
+  for (let next = open.pop(); next !== undefined; next = open.pop()) {
+    const [token, depth] = next;
+    if (token.type === 'document' && token.value) open.push([token.value, depth]);
+    if (
+      token.type !== 'block-map' &&
+      token.type !== 'block-seq' &&
+      token.type !== 'flow-collection'
+    )
+      continue;
+    if (depth >= max) return lines.linePos(token.offset);
+    for (const item of [...token.items].reverse()) {
+      if (item.value) open.push([item.value, depth + 1]);
+      if (item.key) open.push([item.key, depth + 1]);
+    }
+  }
+  return undefined;
+}
+
+function readYaml(text: string, source: string, shape = scenarioFile): unknown {
+  const deep = yamlTooDeep(text, shape.nesting.max);
+  if (deep !== undefined)
+    throw tooDeep(source, `line ${deep.line}, column ${deep.col}`, shape.nesting);
   const lineCounter = new LineCounter();
   const doc = parseDocument(text, { lineCounter, prettyErrors: false });
   const [error] = doc.errors;
@@ -268,7 +355,7 @@ function readYaml(text: string, source: string, empty = emptyFile): unknown {
       `${source}: invalid YAML at line ${line}, column ${col}: ${lowerFirst(error.message)}`,
     );
   }
-  if (doc.contents === null) throw new ConfigError(`${source}: ${empty}`);
+  if (doc.contents === null) throw new ConfigError(`${source}: ${shape.empty}`);
   try {
     return doc.toJS();
   } catch (e) {
@@ -299,9 +386,38 @@ const jsonProblems: Readonly<Record<string, string>> = {
   InvalidCharacter: 'line break or control character inside a string',
 };
 
-function readJson(text: string, source: string, empty = emptyFile): unknown {
+/**
+ * The offset of the first `{` or `[` of a JSON text that lies deeper than `max` levels, or
+ * undefined. jsonc-parser's scanner reads tokens without recursion (its parser recurses).
+ */
+function jsonTooDeep(body: string, max: number): number | undefined {
+  const scanner = createScanner(body, true);
+  let depth = 0;
+  for (let token = scanner.scan(); token !== jsonToken.end; token = scanner.scan()) {
+    if (token === jsonToken.openBrace || token === jsonToken.openBracket) {
+      depth++;
+      if (depth > max) return scanner.getTokenOffset();
+    } else if (token === jsonToken.closeBrace || token === jsonToken.closeBracket) {
+      depth = Math.max(0, depth - 1);
+    }
+  }
+  return undefined;
+}
+
+/** jsonc-parser's `SyntaxKind` values (an ambient const enum, which isolated modules cannot read). */
+const jsonToken = {
+  openBrace: 1,
+  closeBrace: 2,
+  openBracket: 3,
+  closeBracket: 4,
+  end: 17,
+} as const;
+
+function readJson(text: string, source: string, shape = scenarioFile): unknown {
   const body = text.startsWith('\uFEFF') ? text.slice(1) : text;
-  if (body.trim() === '') throw new ConfigError(`${source}: ${empty}`);
+  if (body.trim() === '') throw new ConfigError(`${source}: ${shape.empty}`);
+  const deep = jsonTooDeep(body, shape.nesting.max);
+  if (deep !== undefined) throw tooDeep(source, jsonPosition(body, deep), shape.nesting);
   const errors: ParseError[] = [];
   const value: unknown = parseJsonc(body, errors, {
     allowTrailingComma: false,

@@ -28,7 +28,7 @@
 import { z } from 'zod';
 import { schedulerLimit } from '../../machines/scenario.ts';
 import { variantNames } from '../../machines/variants.ts';
-import { describeProblem } from '../config/describeProblem.ts';
+import { describeProblem, enumError, mappingError } from '../config/describeProblem.ts';
 import { ConfigError, loadDataFile } from '../config/loadScenario.ts';
 import { count } from '../numbers.ts';
 import { attentionTp, poolCapacity } from './capacity.ts';
@@ -45,14 +45,9 @@ const gib = (min: 'positive' | 'nonNegative') => {
   return min === 'positive' ? n.gt(0, { error }) : n.min(0, { error });
 };
 
-/** Strict mapping: an unknown key lists the accepted ones. */
-const mapping = <T extends z.core.$ZodLooseShape>(shape: T, what: string) => {
-  const keys = Object.keys(shape);
-  return z.strictObject(shape, {
-    error: (issue: { code: string }) =>
-      issue.code === 'unrecognized_keys' ? `accepted: ${keys.join(', ')}` : what,
-  });
-};
+/** Strict mapping: an unknown key gets the close keys, or lists the accepted ones. */
+const mapping = <T extends z.core.$ZodLooseShape>(shape: T, what: string) =>
+  z.strictObject(shape, mappingError(Object.keys(shape), what));
 
 const mlaHint = ' (or give kvLoraRank and qkRopeHeadDim for MLA)';
 
@@ -106,7 +101,7 @@ const fractionError = 'must be a number in (0, 1]';
 
 const roleShape = {
   model: modelSchema.optional(),
-  kvCacheDtype: z.enum(dtypeNames, { error: dtypeError }).optional(),
+  kvCacheDtype: z.enum(dtypeNames, enumError('dtype', dtypeNames)).optional(),
   tpSize: integer(1).default(1),
   dpSize: integer(1).default(1),
   gpuMemoryGiB: gib('positive').optional(),
@@ -211,7 +206,7 @@ const variantList = variantNames as [string, ...string[]];
 const deploymentShape = {
   name: z.string({ error: nameError }).regex(/^[A-Za-z0-9_.-]{1,64}$/, { error: nameError }),
   description: z.string({ error: 'must be a string' }).default(''),
-  variant: z.enum(variantList, { error: `must be one of ${variantList.join(', ')}` }),
+  variant: z.enum(variantList, enumError('variant', variantList)),
   contextLen: integer(2),
   reserve: integer(0).default(5),
   prefill: roleSchema,
@@ -267,8 +262,14 @@ export function parseDeployment(data: unknown, source: string): Deployment {
   throw new ConfigError(`${source}: ${describeProblem(result.error.issues, data)}`);
 }
 
-/** Reads and validates the deployment file at `path` (`.yaml`, `.yml` or `.json`). */
+/**
+ * Reads and validates the deployment file at `path` (`.yaml`, `.yml` or `.json`, at most
+ * `maxFileBytes`, mappings nested at most three deep: the file, a role, its model).
+ */
 export function loadDeploymentFile(path: string): Deployment {
-  const data = loadDataFile(path, `a mapping with keys ${deploymentKeys.join(', ')}`);
+  const data = loadDataFile(path, `a mapping with keys ${deploymentKeys.join(', ')}`, {
+    max: 3,
+    deepest: 'prefill.model',
+  });
   return parseDeployment(data, path);
 }

@@ -5,7 +5,9 @@
  * a simple path of the product graph (`productGraph.ts`): the step that enters a from-state,
  * then steps up to the first configuration in a to-state.
  */
+
 import type { Variant } from '../../machines/variants.ts';
+import { didYouMean } from '../didYouMean.ts';
 import { type PathStep, type ProductGraph, productGraph } from './productGraph.ts';
 import { type Chart, type ChartNode, isActive, statePath } from './statechart.ts';
 
@@ -56,7 +58,7 @@ export class UnknownStateError extends Error {
     readonly path: string,
     readonly accepted: readonly string[],
   ) {
-    super(`unknown state "${path}"; accepted states: ${accepted.join(', ')}`);
+    super(`unknown state "${path}"; ${didYouMean(path, accepted, 'accepted states')}`);
     this.name = 'UnknownStateError';
   }
 }

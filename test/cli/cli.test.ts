@@ -12,6 +12,7 @@ import { propertyNames } from '../../invariants/index.ts';
 import { variantNames } from '../../machines/variants.ts';
 import { scenarios } from '../../scenarios/index.ts';
 import { expectationFor, structuralPaths } from '../../scenarios/manifest.ts';
+import { oneRequestYaml } from '../fixtures/validFiles.ts';
 import { run, runInterrupted, usageError } from './runCli.ts';
 
 /** A path to a file in the repository, relative to the working directory (as a user types it). */
@@ -163,14 +164,7 @@ function tempFile(name: string, text: string): string {
 }
 
 /** A valid scenario file; each malformed one below changes a single line of it. */
-const validYaml = `name: t
-contextLen: 10
-prefillPoolTokens: 8
-decodePoolTokens: 10
-pageSize: 1
-requests:
-  - { id: a1, tenant: A, promptLen: 1, outputLen: 2 }
-`;
+const validYaml = oneRequestYaml;
 
 describe('check: human report', () => {
   it('exits 0 with a verdict row and an [ok] line when the fixed engine passes', async () => {
@@ -706,9 +700,9 @@ describe('bad input: exit 2, one error line, nothing on stdout', () => {
   });
 
   it('names an unknown key in a config file and lists the accepted ones', async () => {
-    const file = tempFile('unknown-key.yaml', `${validYaml}pageSzie: 1\n`);
+    const file = tempFile('unknown-key.yaml', `${validYaml}colour: red\n`);
     expect(usageError(await run('check', '--config', file))).toBe(
-      `error: ${file}: unknown key "pageSzie" at top level; accepted: name, description, requests, pageSize, prefillPoolTokens, decodePoolTokens, contextLen, reserve, transferFaults, maxTransferFaults, prefillChunks, clientAborts, maxClientAborts, lateWrites, auxSlots, prefillErrors, witnesses`,
+      `error: ${file}: unknown key "colour" at top level; accepted: name, description, requests, pageSize, prefillPoolTokens, decodePoolTokens, contextLen, reserve, transferFaults, maxTransferFaults, prefillChunks, clientAborts, maxClientAborts, lateWrites, auxSlots, prefillErrors, witnesses`,
     );
   });
 
@@ -725,7 +719,7 @@ describe('bad input: exit 2, one error line, nothing on stdout', () => {
       validYaml.replace('prefillPoolTokens: 8', 'prefillPoolTokens: -1'),
     );
     expect(usageError(await run('check', '--config', file))).toBe(
-      `error: ${file}: prefillPoolTokens: must be an integer >= 1 (got -1)`,
+      `error: ${file}: prefillPoolTokens: must be an integer from 1 to 1024 (got -1)`,
     );
   });
 
@@ -750,9 +744,9 @@ describe('bad input: exit 2, one error line, nothing on stdout', () => {
   });
 
   it('rejects an unknown state for paths --from', async () => {
-    const line = usageError(await run('paths', '--from', 'prefill.nope'));
+    const line = usageError(await run('paths', '--from', 'prefill.xyzzy'));
     expect(line).toMatch(
-      /^error: unknown state "prefill\.nope"; accepted states: router\.idle, .*decode\.done\.aborted$/,
+      /^error: unknown state "prefill\.xyzzy"; accepted states: router\.idle, .*decode\.done\.aborted$/,
     );
   });
 

@@ -10,32 +10,15 @@ import {
   parseScenario,
   scenarioSchema,
 } from '../../src/config/loadScenario.ts';
+import { oneRequestJson, oneRequestYaml } from '../fixtures/validFiles.ts';
 
 const examplePath = (file: string): string =>
   fileURLToPath(new URL(`../../examples/${file}`, import.meta.url));
 
 /** The incident scenario without its defaulted fields, as a user would write it. */
-const validYaml = `name: t
-contextLen: 10
-prefillPoolTokens: 8
-decodePoolTokens: 10
-pageSize: 1
-requests:
-  - { id: a1, tenant: A, promptLen: 1, outputLen: 2 }
-  - { id: b1, tenant: B, promptLen: 3, outputLen: 2 }
-`;
+const validYaml = `${oneRequestYaml}  - { id: b1, tenant: B, promptLen: 3, outputLen: 2 }\n`;
 
-const validJson = `{
-  "name": "t",
-  "contextLen": 10,
-  "prefillPoolTokens": 8,
-  "decodePoolTokens": 10,
-  "pageSize": 1,
-  "requests": [
-    { "id": "a1", "tenant": "A", "promptLen": 1, "outputLen": 2 }
-  ]
-}
-`;
+const validJson = oneRequestJson;
 
 /** `text` with `from` replaced by `to`; `from` must occur, so a case cannot silently go stale. */
 function edit(text: string, from: string, to: string): string {
@@ -53,6 +36,24 @@ function configErrorOf(run: () => unknown): ConfigError {
   }
   throw new Error('expected a ConfigError, but the scenario loaded');
 }
+
+describe('nesting', () => {
+  // Why this test? 10,000 levels of JSON overflowed jsonc-parser's stack: a RangeError and a
+  // stack trace instead of one line.
+  it.each([
+    ['json', `${'['.repeat(10_000)}${']'.repeat(10_000)}`],
+    ['yaml', `${'- '.repeat(10_000)}1\n`],
+  ])('refuses 10,000 levels of %s before parsing', (ext, text) => {
+    expect(configErrorOf(() => parseScenario(text, `deep.${ext}`)).message).toMatch(
+      /^deep\.(json|yaml): mappings and lists nest more than 4 levels deep at line 1, column \d+; accepted: at most 4 \(the deepest field is requests\[\]\.prefix\)$/,
+    );
+  });
+
+  it('accepts the four levels a prefix needs', () => {
+    const text = edit(validYaml, 'outputLen: 2 }', 'outputLen: 2, prefix: { group: g, len: 1 } }');
+    expect(parseScenario(text, 'prefix.yaml').requests[0]?.prefix).toEqual({ group: 'g', len: 1 });
+  });
+});
 
 describe('the examples', () => {
   it('loads examples/incident.yaml as the built-in incident scenario', () => {
@@ -113,7 +114,12 @@ const malformed: readonly Malformed[] = [
   yamlCase(
     'an unknown key, reported before the required key it leaves missing',
     edit(validYaml, 'pageSize: 1', 'pageSzie: 1'),
-    'scenario.yaml: unknown key "pageSzie" at top level; accepted: name, description, requests, pageSize, prefillPoolTokens, decodePoolTokens, contextLen, reserve, transferFaults, maxTransferFaults, prefillChunks, clientAborts, maxClientAborts, lateWrites, auxSlots, prefillErrors, witnesses',
+    'scenario.yaml: unknown key "pageSzie" at top level; did you mean pageSize?',
+  ),
+  yamlCase(
+    'an unknown key close to no field, with the accepted ones',
+    edit(validYaml, 'pageSize: 1', 'pageSize: 1\ncolour: red'),
+    'scenario.yaml: unknown key "colour" at top level; accepted: name, description, requests, pageSize, prefillPoolTokens, decodePoolTokens, contextLen, reserve, transferFaults, maxTransferFaults, prefillChunks, clientAborts, maxClientAborts, lateWrites, auxSlots, prefillErrors, witnesses',
   ),
   yamlCase(
     'an unknown key in a request',
@@ -128,7 +134,7 @@ const malformed: readonly Malformed[] = [
   yamlCase(
     'a negative pool',
     edit(validYaml, 'decodePoolTokens: 10', 'decodePoolTokens: -10'),
-    'scenario.yaml: decodePoolTokens: must be an integer >= 1 (got -10)',
+    'scenario.yaml: decodePoolTokens: must be an integer from 1 to 1024 (got -10)',
   ),
   yamlCase(
     'a pool smaller than one page',

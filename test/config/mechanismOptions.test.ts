@@ -57,7 +57,7 @@ describe('mechanism options in scenario files', () => {
     [
       '',
       '  - { id: a1, tenant: A, promptLen: 2, outputLen: 1, prefix: { grp: sys, len: 1 } }',
-      'f.yaml: unknown key "grp" in requests[0].prefix; accepted: group, len',
+      'f.yaml: unknown key "grp" in requests[0].prefix; did you mean group?',
     ],
     [
       '',

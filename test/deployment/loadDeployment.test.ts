@@ -8,21 +8,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ConfigError } from '../../src/config/loadScenario.ts';
 import { loadDeploymentFile } from '../../src/deployment/loadDeployment.ts';
+import { deploymentYaml } from '../fixtures/validFiles.ts';
 import { example, run } from './helpers.ts';
 
-const valid = `name: t
-variant: fixed
-contextLen: 131072
-prefill:
-  model: { layers: 80, kvHeads: 8, headDim: 128 }
-  kvCacheDtype: bf16
-  tpSize: 8
-  gpuMemoryGiB: 80
-  memFractionStatic: 0.85
-  weightsGiB: 16.5
-decode:
-  maxTotalTokens: 500000
-`;
+const valid = deploymentYaml;
 
 /** `valid` with `from` replaced by `to`; `from` must occur, so a case cannot go stale. */
 function edit(from: string, to: string): string {
