@@ -2,7 +2,12 @@
  * The registry of properties and witnesses, by export name, in the order reports list them.
  */
 import { auxSlotIntegrity } from './aux.ts';
-import { coverageBeforeCommit, noCrossTenantRead, rejectedNeverHandedOff } from './isolation.ts';
+import {
+  coverageBeforeCommit,
+  noCrossTenantRead,
+  rejectedHoldsNothing,
+  rejectedNeverHandedOff,
+} from './isolation.ts';
 import {
   exclusivePageOwnership,
   freedExactlyOnce,
@@ -16,7 +21,12 @@ import { everyRequestAnswered, noDeadlock, noLeakAtQuiescence } from './quiescen
 import { pageReusedAcrossTenants, someRequestDecoded, someRequestRejected } from './witnesses.ts';
 
 export { auxSlotIntegrity } from './aux.ts';
-export { coverageBeforeCommit, noCrossTenantRead, rejectedNeverHandedOff } from './isolation.ts';
+export {
+  coverageBeforeCommit,
+  noCrossTenantRead,
+  rejectedHoldsNothing,
+  rejectedNeverHandedOff,
+} from './isolation.ts';
 export {
   exclusivePageOwnership,
   freedExactlyOnce,
@@ -34,6 +44,7 @@ export { pageReusedAcrossTenants, someRequestDecoded, someRequestRejected } from
 /** Every property, by name: safety properties first, then those checked on terminal states. */
 export const properties: Readonly<Record<string, Property>> = {
   rejectedNeverHandedOff,
+  rejectedHoldsNothing,
   noCrossTenantRead,
   coverageBeforeCommit,
   exclusivePageOwnership,

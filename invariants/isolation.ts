@@ -5,7 +5,14 @@
  */
 import { slotOf } from '../machines/kvPagePool.ts';
 import { property } from './property.ts';
-import { isDecoding, requestEntries, tenantOf, wasRejected, who } from './vocabulary.ts';
+import {
+  isDecoding,
+  regionPath,
+  requestEntries,
+  tenantOf,
+  wasRejected,
+  who,
+} from './vocabulary.ts';
 
 /**
  * A rejected request is never handed off to decode.
@@ -35,6 +42,57 @@ export const rejectedNeverHandedOff = property(
         .filter(Boolean)
         .join(' and ');
       return `${who(s, rid)} was rejected at intake by ${by}, yet ${what}`;
+    }
+    return null;
+  },
+);
+
+/**
+ * A request rejected at intake holds nothing on the side that rejected it: no bootstrap room
+ * opened by prefill's sender, no page, no metadata slot, no forward.
+ *
+ * Guards: #38935 ("Do not admit intake-rejected requests to a PD handoff"): it retires such a
+ * request at `PrefillBootstrapQueue.add` and `DecodePreallocQueue.add`, before a sender, a
+ * receiver or any page exists. #36988 alone stops the leak after the forward, but the placeholder
+ * still gets a sender, prefill pages and a forward, and decode still preallocates for it.
+ *
+ * Per side, as the engine is: decode's receiver learns the prefill server's bootstrap address
+ * from a per-server table (`prefill_info_table` in `disaggregation/common/conn.py`), not from the
+ * request's sender, so a request that only prefill rejected may still be preallocated on decode
+ * until decode's waiting timeout. That is decode's side, which did not reject it; this property
+ * does not claim it away. (The model does not yet let decode preallocate before prefill's
+ * sender opened the room.)
+ */
+export const rejectedHoldsNothing = property(
+  'A request rejected at intake by a side never runs a forward there and never holds a page or a metadata slot there; one rejected by prefill never opens a bootstrap room.',
+  {
+    guards: '#38935 (retire intake-rejected requests before the PD handoff)',
+    trigger: {
+      fires: (s) => requestEntries(s).some(([, r]) => wasRejected(r)),
+      vacuity: 'no request was rejected at intake',
+    },
+  },
+  (s) => {
+    for (const [rid, r] of requestEntries(s)) {
+      const held: string[] = [];
+      if (r.rejectedOnPrefill) {
+        if (regionPath(s, rid, 'transfer') !== 'unopened') held.push('a bootstrap room');
+        if (r.prefilled > 0) held.push('a prefill forward');
+        if (r.prefillPages.length > 0) held.push(`prefill pages ${r.prefillPages.join(', ')}`);
+      }
+      if (r.rejectedOnDecode) {
+        if (r.decodePages.length > 0) held.push(`decode pages ${r.decodePages.join(', ')}`);
+        if (r.auxSlot !== undefined && r.auxSlot !== null) {
+          held.push(`decode metadata slot ${r.auxSlot}`);
+        }
+        if (r.reads.some((x) => x.node === 'decode')) held.push('a decode forward');
+      }
+      if (held.length > 0) {
+        const by = [r.rejectedOnPrefill ? 'prefill' : '', r.rejectedOnDecode ? 'decode' : '']
+          .filter(Boolean)
+          .join(' and ');
+        return `${who(s, rid)} was rejected at intake by ${by}, yet has ${held.join(', ')}`;
+      }
     }
     return null;
   },

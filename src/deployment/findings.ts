@@ -5,12 +5,13 @@
  *
  * | band (who rejects)  | no barrier (incident-2026) | #38704 only | #36988 only | #38935 (fixed) |
  * | ------------------- | -------------------------- | ----------- | ----------- | -------------- |
- * | prefill only        | leak: error                | handed off  | clean       | clean          |
+ * | prefill only        | leak: error                | handed off  | spent       | clean          |
  * | decode only         | handed off                 | handed off  | handed off  | clean          |
- * | both                | handed off                 | handed off  | clean       | clean          |
+ * | both                | handed off                 | handed off  | spent       | clean          |
  *
  * "Handed off" (warning): a rejected prompt still gets a placeholder, KV and a handoff, but no
- * foreign KV is read. "Clean" (info): the client gets an error and nothing is handed off; when
+ * foreign KV is read. "Spent" (warning): nothing is handed off and the client gets an error, but
+ * the rejected request held a room, pages or a forward first (`rejectedHoldsNothing`). "Clean" (info): the client gets an error and nothing is handed off; when
  * only decode rejects under #38935, decode retires the request at admission and prefill, which
  * admitted it, fails it on its bootstrap timeout. `kvcheck check --deployment` model-checks the
  * same bands, and
@@ -45,7 +46,7 @@ export interface Finding {
 }
 
 /** What the engine does with a prompt in a reject band. */
-export type RejectEffect = 'leak' | 'handedOff' | 'clean' | 'unanalysed';
+export type RejectEffect = 'leak' | 'handedOff' | 'spent' | 'clean' | 'unanalysed';
 
 /** The switches this module's table reads; any other switch that is on makes a band unanalysed. */
 const analysedSwitches: readonly string[] = [
@@ -68,15 +69,16 @@ export function rejectEffect(s: Switches, kind: Exclude<BandKind, 'accepted'>): 
   if (s.admissionRetire) return 'clean';
   if (kind === 'decodeRejects') return 'handedOff';
   if (kind === 'prefillRejects') {
-    if (s.retireAbortedResult) return 'clean';
+    if (s.retireAbortedResult) return 'spent';
     return s.coverageCheck ? 'handedOff' : 'leak';
   }
-  return s.retireAbortedResult ? 'clean' : 'handedOff';
+  return s.retireAbortedResult ? 'spent' : 'handedOff';
 }
 
 const effectLabel: Readonly<Record<RejectEffect, string>> = {
   leak: 'a cross-tenant leak (see limitsDisagree)',
   handedOff: 'handed off as a placeholder, though no foreign KV is read',
+  spent: 'a client error, after the placeholder spent a sender, prefill compute and pages',
   unanalysed: 'not analysed here (run kvcheck check --deployment)',
   clean: 'a clean client error',
 };
@@ -84,6 +86,7 @@ const effectLabel: Readonly<Record<RejectEffect, string>> = {
 const effectSeverity: Readonly<Record<RejectEffect, Severity>> = {
   leak: 'error',
   handedOff: 'warning',
+  spent: 'warning',
   unanalysed: 'warning',
   clean: 'info',
 };
@@ -103,6 +106,9 @@ function effectText(
     return s.admissionRetire
       ? 'the request is retired at admission (#38935): the client gets an error and nothing is handed off'
       : 'the placeholder’s prefill result is retired, never sent (#36988): the client gets an error and no KV is handed off';
+  }
+  if (effect === 'spent') {
+    return 'the placeholder’s prefill result is retired, never sent (#36988): the client gets an error and no KV is handed off, but the rejected request still got a sender, a prefill forward and pages, and decode may have preallocated for it; admission retire (#38935) spends none of that';
   }
   if (effect === 'leak') {
     return 'prefill swaps the prompt for a one-token placeholder and hands it off; decode, which accepts the full length, preallocates pages for it, commits once one page of KV arrives and attends over pages that may still hold another tenant’s KV: a cross-tenant leak';

@@ -209,7 +209,7 @@ describe('check: human report', () => {
       .split('\n')
       .map((l) => l.trim())
       .filter((l) => l.startsWith('Reproduce: '));
-    expect(reproduce).toHaveLength(4);
+    expect(reproduce).toHaveLength(5);
     const line = reproduce.find((l) => l.endsWith('--invariant coverageBeforeCommit')) ?? '';
     const argv = line.replace('Reproduce: npx kvcheck ', '').split(' ');
     const again = await run(...argv);

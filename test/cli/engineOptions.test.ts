@@ -96,7 +96,7 @@ describe('--search depth', () => {
     expect(depth.code).toBe(1);
     expect(summary(breadth.out).search).toBe('breadth');
     expect(summary(depth.out)).toEqual({ ...summary(breadth.out), search: 'depth' });
-    expect(summary(depth.out).traces).toHaveLength(4);
+    expect(summary(depth.out).traces).toHaveLength(5);
   });
 
   it('says in text when the shortening pass stopped at a bound', async () => {

@@ -2,7 +2,8 @@
  * Lint and model checker agree: for each built-in barrier variant and each band of prompt
  * lengths, the effect lint predicts from the variant's switches is what `check --deployment`
  * finds on the band's abstract scenario (leak: a cross-tenant read; handed off: a rejected
- * prompt's KV is sent, no cross-tenant read; clean: ok). A request that never finishes
+ * prompt's KV is sent, no cross-tenant read; spent: nothing sent, but the rejected request held
+ * a room, pages or a forward; clean: ok). A request that never finishes
  * (`noDeadlock`) matches no effect: lint never predicts one.
  */
 import { findVariant } from '../../machines/variants.ts';
@@ -28,6 +29,7 @@ const violated = (r: ScenarioResult, name: string) =>
 function observed(r: ScenarioResult): RejectEffect {
   if (violated(r, 'noCrossTenantRead')) return 'leak';
   if (violated(r, 'rejectedNeverHandedOff')) return 'handedOff';
+  if (violated(r, 'rejectedHoldsNothing')) return 'spent';
   if (r.status === 'ok') return 'clean';
   throw new Error(
     `unexpected verdict: ${r.properties.filter((p) => p.status === 'violated').map((p) => p.name)}`,

@@ -113,7 +113,7 @@ describe('severity follows the variant', () => {
     };
     expect(effect('incident-2026')).toEqual(['leak', 'handedOff', 'handedOff']);
     expect(effect('fixed')).toEqual(['clean', 'clean', 'clean']);
-    expect(effect('retire-only')).toEqual(['clean', 'handedOff', 'clean']);
+    expect(effect('retire-only')).toEqual(['spent', 'handedOff', 'spent']);
     expect(effect('coverage-only')).toEqual(['handedOff', 'handedOff', 'handedOff']);
   });
 

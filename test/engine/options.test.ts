@@ -47,6 +47,7 @@ describe('explore options', () => {
     expect(full.collisionProbability).toBeLessThan(1e-12);
     expect([...lengths(full).keys()]).toEqual([
       'rejectedNeverHandedOff',
+      'rejectedHoldsNothing',
       'noCrossTenantRead',
       'coverageBeforeCommit',
       'errorReachesClient',
@@ -167,8 +168,10 @@ describe('explore options', () => {
 
   it('marks a depth-first trace that the bounded shortening pass did not reach', () => {
     // Depth first, 20 states reach a handoff of the rejected request; breadth first they do not.
-    expect(run({ maxStates: 20 }).violations).toEqual([]);
-    const r = run({ order: 'depth', maxStates: 20 });
+    const handoff = { rejectedNeverHandedOff: invariants.rejectedNeverHandedOff as Check };
+    const only = { invariants: handoff, terminalInvariants: {} };
+    expect(run({ ...only, maxStates: 20 }).violations).toEqual([]);
+    const r = run({ ...only, order: 'depth', maxStates: 20 });
     expect(r.status).toBe('violation');
     expect(r.bound).toEqual({ reason: 'maxStates', limit: 20 });
     const [v] = r.violations;

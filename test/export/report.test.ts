@@ -44,6 +44,7 @@ describe('report.md', () => {
     expect(blocks).toHaveLength(input.diagrams.length + input.counterexamples.length);
     expect(input.counterexamples.map((c) => c.property)).toEqual([
       'rejectedNeverHandedOff',
+      'rejectedHoldsNothing',
       'noCrossTenantRead',
       'coverageBeforeCommit',
       'errorReachesClient',

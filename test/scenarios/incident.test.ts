@@ -139,10 +139,27 @@ describe('band (pools twice the context window, a prompt inside the reject band)
 });
 
 describe.each([incident, band])('each barrier alone on $name', (scenario) => {
-  it('retire-only holds every property', () => {
+  it('retire-only stops the leak and the handoff, but the rejected prompt still holds resources', () => {
     const result = checkNamed(scenario, 'retire-only');
-    expect(result.status).toBe('ok');
-    expect(result.properties.every((p) => p.status === 'holds')).toBe(true);
+    expect(result.status).toBe('violation');
+    const violated = result.properties.filter((p) => p.status === 'violated').map((p) => p.name);
+    expect(violated).toEqual(['rejectedHoldsNothing']);
+    const trace = result.properties.find((p) => p.name === 'rejectedHoldsNothing')?.trace;
+    expect(trace?.steps.map((s) => `${s.event} ${s.rid}`)).toEqual([
+      'DISPATCH b1',
+      'PREFILL_INTAKE b1',
+    ]);
+    expect(trace?.message).toBe(
+      'b1 (tenant B) was rejected at intake by prefill, yet has a bootstrap room',
+    );
+  });
+
+  it('fixed holds rejectedHoldsNothing, and not vacuously', () => {
+    const p = checkNamed(scenario, 'fixed').properties.find(
+      (x) => x.name === 'rejectedHoldsNothing',
+    );
+    expect(p).toMatchObject({ status: 'holds' });
+    expect(p?.vacuous).toBeUndefined();
   });
 
   it('coverage-only stops the cross-tenant read but still hands the KV off', () => {
