@@ -173,11 +173,19 @@ describe('the catalogue verdict', () => {
   });
 
   it('is incomplete when fixed passes without reaching a required witness: a vacuous pass', () => {
-    const [row] = runCatalogue(catalogue.slice(0, 1)).entries;
-    if (!row) throw new Error('no row');
-    expect(row.fixed.unreachedWitnesses).toEqual([]);
-    const vacuous = { ...row, fixed: { ...row.fixed, unreachedWitnesses: ['someRequestDecoded'] } };
-    expect(catalogueVerdict([vacuous])).toBe('incomplete');
+    const [entry] = catalogue;
+    if (!entry) throw new Error('no entry');
+    // Under fixed, the incident's freed pages are never handed to another tenant.
+    const scenario = {
+      ...entry.scenario,
+      witnesses: [...entry.scenario.witnesses, 'pageReusedAcrossTenants'],
+    };
+    const [row] = runCatalogue([{ ...entry, scenario }]).entries;
+    expect(row?.fixed).toMatchObject({
+      status: 'incomplete',
+      unreachedWitnesses: ['pageReusedAcrossTenants'],
+    });
+    expect(catalogueVerdict(row ? [row] : [])).toBe('incomplete');
   });
 
   it('calls an entry incomplete, not missed, when a bound stopped its search first', () => {

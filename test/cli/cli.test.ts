@@ -877,6 +877,21 @@ describe('list, version and usage', () => {
     }
     expect(check.out).toContain('Ctrl-C stops the fast engine with what it explored');
   });
+
+  it('documents the same search options and defaults in check, report and all', async () => {
+    const flags = ['--engine', '--max-states', '--max-seconds', '--max-memory', '--symmetry'];
+    const searchLines = async (command: string) => {
+      const help = await run(command, '--help');
+      // One block per option: its line and the wrapped lines under it, joined.
+      const blocks = help.out.split(/\n(?= {2}-)/).map((b) => b.trim().replace(/\s+/g, ' '));
+      return blocks.filter((b) => [...flags, '--exact', '--search'].some((f) => b.startsWith(f)));
+    };
+    const check = await searchLines('check');
+    expect(check).toHaveLength(7);
+    expect(check.some((l) => l.includes('(default: none)'))).toBe(true);
+    expect(await searchLines('report')).toEqual(check);
+    expect(await searchLines('all')).toEqual(check);
+  });
 });
 
 describe('repeated and odd values', () => {
