@@ -9,10 +9,10 @@
  * Tables: (0) time to the first counterexample of incident × incident-2026, from building the
  * machine, cold (the first fast run of the process) and warm; (1) built-in scenarios, a
  * 3-request scenario and (without `--quick`) a breadth-first prefix of `incident-large`: states/s
- * of the three engines and their ratios, with and without the 13 properties, and bytes per
+ * of the three engines and their ratios, with and without every property, and bytes per
  * stored state; (2) a larger 3-request space the reference engines are not run on, fast engine
  * only; (3) states with and without symmetry reduction, with the verdicts; (4) `incident-large`
- * (`scenarios/large.ts`) with symmetry and the 13 properties: `fixed` depth first, and
+ * (`scenarios/large.ts`) with symmetry and every property: `fixed` depth first, and
  * `incident-2026` breadth first up to its first counterexample, each bounded by
  * `--large-seconds N` (default 300, `none` for no bound; `fixed` does not finish in that time,
  * so it ends `incomplete`: the README gives the figures); `--quick` skips them.
@@ -278,7 +278,9 @@ export function engineBench(json: boolean, quick: boolean, largeSeconds = 300): 
       same ? `same (${a.status})` : `DIFFER: ${verdict(a)} / ${verdict(b)}`,
     ]);
   }
-  print('\nSymmetry reduction (with the 13 properties; unreduced = sum of orbit sizes):\n');
+  print(
+    `\nSymmetry reduction (with the ${Object.keys(properties).length} properties; unreduced = sum of orbit sizes):\n`,
+  );
   print(
     table('scenario|variant|states|with symmetry|unreduced|reduction|ms|ms (sym)|verdicts', rows3),
   );
@@ -314,7 +316,7 @@ export function engineBench(json: boolean, quick: boolean, largeSeconds = 300): 
   }
   if (rows4.length > 0) {
     print(
-      `\nincident-large (scenarios/large.ts), symmetry on, the 13 properties, ${Number.isFinite(largeSeconds) ? `at most ${largeSeconds} s each` : 'no time bound'}; incident-2026 stops at its first counterexample:\n`,
+      `\nincident-large (scenarios/large.ts), symmetry on, the ${Object.keys(properties).length} properties, ${Number.isFinite(largeSeconds) ? `at most ${largeSeconds} s each` : 'no time bound'}; incident-2026 stops at its first counterexample:\n`,
     );
     const head = 'scenario|variant|search|states|unreduced|transitions|ms|st/s|bytes/state|verdict';
     print(table(head, rows4));
