@@ -9,6 +9,7 @@ import { incident } from '../../scenarios/index.ts';
 import { incidentLarge } from '../../scenarios/large.ts';
 import { check } from '../../src/checker/check.ts';
 import { engineNames, resolveCheckOptions } from '../../src/checker/checkOptions.ts';
+import type { PropertyResult } from '../../src/checker/outcome.ts';
 import { servingSymmetryGroup } from '../../src/checker/serving/servingSymmetry.ts';
 
 describe.each(engineNames)('bounded search (%s engine)', (engine) => {
@@ -46,8 +47,11 @@ describe.each(engineNames)('bounded search (%s engine)', (engine) => {
 });
 
 describe('counterexamples', () => {
-  const result = check(incident, variantNamed('incident-2026'));
-  const violated = result.properties.filter((p) => p.status === 'violated');
+  let violated: PropertyResult[];
+  beforeAll(() => {
+    const result = check(incident, variantNamed('incident-2026'));
+    violated = result.properties.filter((p) => p.status === 'violated');
+  });
 
   it('are shortest: no violating state is closer to the initial state', () => {
     const noCross = violated.find((p) => p.name === 'noCrossTenantRead');

@@ -8,6 +8,7 @@ import type { Scenario } from '../../machines/scenario.ts';
 import { findVariant } from '../../machines/variants.ts';
 import { happy, incident } from '../../scenarios/index.ts';
 import { check } from '../../src/checker/check.ts';
+import type { ScenarioResult } from '../../src/checker/outcome.ts';
 import {
   renderResults,
   renderSummaryLine,
@@ -18,7 +19,10 @@ import { shellWord } from '../../src/cli/resolve.ts';
 
 const fixed = findVariant('fixed');
 if (!fixed) throw new Error('no fixed variant');
-const base = check(incident, fixed, { requiredWitnesses: incident.witnesses });
+let base: ScenarioResult;
+beforeAll(() => {
+  base = check(incident, fixed, { requiredWitnesses: incident.witnesses });
+});
 
 describe('renderWitnesses', () => {
   it('marks each witness reached or not on the incident under fixed, required ones too', () => {
@@ -33,7 +37,10 @@ describe('renderWitnesses', () => {
 describe('a pass that leaves a required witness unreached', () => {
   /** The happy scenario rejects nothing, so requiring a rejection cannot be met. */
   const demanding: Scenario = { ...happy, witnesses: ['someRequestRejected'] };
-  const r = check(demanding, fixed, { requiredWitnesses: demanding.witnesses });
+  let r: ScenarioResult;
+  beforeAll(() => {
+    r = check(demanding, fixed, { requiredWitnesses: demanding.witnesses });
+  });
 
   it('is incomplete, naming the witness, in the result and the summary line', () => {
     expect(r.status).toBe('incomplete');
@@ -47,7 +54,10 @@ describe('a pass that leaves a required witness unreached', () => {
 });
 
 describe('vacuous properties', () => {
-  const r = check(happy, fixed);
+  let r: ScenarioResult;
+  beforeAll(() => {
+    r = check(happy, fixed);
+  });
 
   it('are labelled with why, never shown as a plain pass', () => {
     const vacuous = Object.fromEntries(

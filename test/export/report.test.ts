@@ -9,11 +9,17 @@ import { check } from '../../src/checker/check.ts';
 import { reportInputFrom } from '../../src/export/buildReport.ts';
 import { reportHtml } from '../../src/export/reportHtml.ts';
 import { reportMarkdown } from '../../src/export/reportMarkdown.ts';
+import type { ReportInput } from '../../src/export/reportModel.ts';
 import { incidentReport } from './fixtures.ts';
 
-const input = await incidentReport();
-const md = reportMarkdown(input);
-const html = reportHtml(input);
+let input: ReportInput;
+let md: string;
+let html: string;
+beforeAll(async () => {
+  input = await incidentReport();
+  md = reportMarkdown(input);
+  html = reportHtml(input);
+});
 
 const sections = [
   'Verdicts',

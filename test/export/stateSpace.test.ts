@@ -20,7 +20,10 @@ import { UsageError } from '../../src/cli/usageError.ts';
 import { GraphTooLargeError, toStateSpaceDot } from '../../src/export/stateSpaceDot.ts';
 import { incidentTrace } from './fixtures.ts';
 
-const graph: StateGraph = stateGraphOf(incident, variantNamed('incident-2026'));
+let graph: StateGraph;
+beforeAll(() => {
+  graph = stateGraphOf(incident, variantNamed('incident-2026'));
+});
 
 function capture() {
   const out: string[] = [];

@@ -9,13 +9,16 @@ import { createServingMachine } from '../../machines/servingMachine.ts';
 import { variantNamed } from '../../machines/variants.ts';
 import { happy, incident } from '../../scenarios/index.ts';
 import { check } from '../../src/checker/check.ts';
-import { stateGraphOf } from '../../src/checker/stateGraph.ts';
+import { type StateGraph, stateGraphOf } from '../../src/checker/stateGraph.ts';
 
 const chunked: Scenario = { ...happy, name: 'happy-chunked', prefillChunks: 2 };
 const aborting: Scenario = { ...incident, name: 'incident-aborts', clientAborts: true };
 
 describe('chunked prefill', () => {
-  const graph = stateGraphOf(chunked, variantNamed('fixed'));
+  let graph: StateGraph;
+  beforeAll(() => {
+    graph = stateGraphOf(chunked, variantNamed('fixed'));
+  });
 
   it('lands a first chunk’s KV on decode before prefill computes the last one', () => {
     const early = graph.states.some((s) =>
