@@ -21,6 +21,24 @@ const under = (path: string, node: string) => path === node || path.startsWith(`
 const live = (e: ChartEdge) => !e.disabled && !e.unreachable;
 
 describe('chartGraph', () => {
+  it.each([
+    ...chartNames.map((n) => [n, undefined] as const),
+    ['request', 'incident-2026'] as const,
+    ['request', 'fixed'] as const,
+  ])('pins the states and transitions of %s (variant %s)', (name, variant) => {
+    const chart = chartGraph(name, variant === undefined ? undefined : variantNamed(variant));
+    const states = chart.nodes.map(
+      (n) => `${n.id} (${n.kind}${n.tags.length ? `; ${n.tags.join(', ')}` : ''})`,
+    );
+    const transitions = chart.edges.map(
+      (e) =>
+        `${e.source} -> ${e.target}: ${e.event}${e.guard ? ` [${e.guard}]` : ''}${
+          e.actions.length ? ` / ${e.actions.join(', ')}` : ''
+        }${e.disabled ? ' (disabled)' : ''}`,
+    );
+    expect({ states, transitions }).toMatchSnapshot();
+  });
+
   it.each(chartNames)('builds %s as a consistent tree with edges between its states', (name) => {
     const chart = chartGraph(name);
     const ids = chart.nodes.map((n) => n.id);
