@@ -24,8 +24,9 @@ import type { ExternalEvent } from '../machines/events.ts';
 import type { Scenario } from '../machines/scenario.ts';
 import { createServingMachine } from '../machines/servingMachine.ts';
 import { type Variant, variantNamed, variants } from '../machines/variants.ts';
-import { band, incident, scenarios } from '../scenarios/index.ts';
+import { incident, scenarios } from '../scenarios/index.ts';
 import { incidentLarge } from '../scenarios/large.ts';
+import { band3, incident3, twins } from '../scenarios/symmetric.ts';
 import { check } from '../src/checker/check.ts';
 import { servingEvents } from '../src/checker/serving/servingEvents.ts';
 import { servingOrbitSize, servingSymmetry } from '../src/checker/serving/servingSymmetry.ts';
@@ -47,32 +48,8 @@ for (const [name, p] of Object.entries(properties)) {
 }
 const withProps: Options = { invariants: stateProps, terminalInvariants: terminalProps };
 
-const request = (id: string, tenant: string, promptLen: number, outputLen: number) => ({
-  id,
-  tenant,
-  promptLen,
-  outputLen,
-});
-/** Incident plus a second request of tenant A with A's parameters (a1 and a2 are symmetric). */
-const incident3: Scenario = {
-  ...incident,
-  name: 'incident-3',
-  requests: [...incident.requests, request('a2', 'A', 1, 2)],
-};
 /** States `incident-large`'s three-engine comparison expands, breadth first (then the frontier). */
 const largePrefix = 3000;
-/** Two tenants with one identical request each (the tenants are symmetric). */
-const twins: Scenario = {
-  ...incident,
-  name: 'twins',
-  requests: [request('a1', 'A', 3, 2), request('b1', 'B', 3, 2)],
-};
-/** Two tenants' identical band-length prompts and a third tenant's too-long one. */
-const band3: Scenario = {
-  ...band,
-  name: 'band-3',
-  requests: [request('a1', 'A', 5, 1), request('b1', 'B', 5, 1), request('c1', 'C', 10, 1)],
-};
 
 function best<T>(runs: number, run: () => T): { value: T; ms: number } {
   let out: { value: T; ms: number } | undefined;

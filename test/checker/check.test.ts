@@ -3,10 +3,11 @@
  * either engine; counterexamples are shortest; the fast engine's memory bound and symmetry
  * reduction report what they explored; fast-engine options are refused by the reference.
  */
-import { maxReqInputLen, type Scenario } from '../../machines/scenario.ts';
+import { maxReqInputLen } from '../../machines/scenario.ts';
 import { findVariant, variantNamed } from '../../machines/variants.ts';
 import { incident } from '../../scenarios/index.ts';
 import { incidentLarge } from '../../scenarios/large.ts';
+import { twins } from '../../scenarios/symmetric.ts';
 import { check } from '../../src/checker/check.ts';
 import { engineNames, resolveCheckOptions } from '../../src/checker/checkOptions.ts';
 import type { PropertyResult } from '../../src/checker/outcome.ts';
@@ -106,15 +107,6 @@ describe('the fast engine’s bounds', () => {
 });
 
 describe('the fast engine under symmetry', () => {
-  /** Incident's two tenants with identical requests: swapping them is a symmetry. */
-  const twins: Scenario = {
-    ...incident,
-    name: 'twins',
-    requests: [
-      { id: 'a1', tenant: 'A', promptLen: 3, outputLen: 2 },
-      { id: 'b1', tenant: 'B', promptLen: 3, outputLen: 2 },
-    ],
-  };
   it.each(['incident-2026', 'retire-only'])(
     'counts the unreduced space exactly, as a run without symmetry does (%s)',
     (name) => {

@@ -15,7 +15,8 @@ import type { ExternalEvent } from '../../machines/events.ts';
 import type { Scenario } from '../../machines/scenario.ts';
 import { createServingMachine } from '../../machines/servingMachine.ts';
 import { type Variant, variants } from '../../machines/variants.ts';
-import { band, incident, scenarios } from '../../scenarios/index.ts';
+import { scenarios } from '../../scenarios/index.ts';
+import { band3, incident3, twins } from '../../scenarios/symmetric.ts';
 import { servingEvents } from '../../src/checker/serving/servingEvents.ts';
 import {
   permuteState,
@@ -32,30 +33,6 @@ const terminalChecks: Record<string, Check> = {};
 for (const [name, p] of Object.entries(properties)) {
   (p.kind === 'terminal' ? terminalChecks : stateChecks)[name] = (s) => p(s as ServingState);
 }
-
-const incident3: Scenario = {
-  ...incident,
-  name: 'incident-3',
-  requests: [...incident.requests, { id: 'a2', tenant: 'A', promptLen: 1, outputLen: 2 }],
-};
-/** Three requests: two tenants' identical band-length prompts, and a third tenant's too-long one. */
-const band3: Scenario = {
-  ...band,
-  name: 'band-3',
-  requests: [
-    { id: 'a1', tenant: 'A', promptLen: 5, outputLen: 1 },
-    { id: 'b1', tenant: 'B', promptLen: 5, outputLen: 1 },
-    { id: 'c1', tenant: 'C', promptLen: 10, outputLen: 1 },
-  ],
-};
-const twins: Scenario = {
-  ...incident,
-  name: 'twins',
-  requests: [
-    { id: 'a1', tenant: 'A', promptLen: 3, outputLen: 2 },
-    { id: 'b1', tenant: 'B', promptLen: 3, outputLen: 2 },
-  ],
-};
 
 function run(
   scenario: Scenario,
