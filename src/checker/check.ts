@@ -41,11 +41,10 @@ function selectedProperties(names: readonly string[] | undefined): [string, Prop
   });
 }
 
-/** A check set up for an engine: its machine, the engine's options and the recorder. */
+/** A check set up for an engine: its resolved options, the engine's options, the builder. */
 interface PreparedCheck {
   readonly options: ResolvedCheckOptions;
   readonly explore: ServingExplore;
-  readonly recorder: ResultRecorder;
   readonly finish: (result: ExploreResult<ServingContext, ExternalEvent>) => ScenarioResult;
 }
 
@@ -55,6 +54,16 @@ function prepare(scenario: Scenario, variant: Variant, given: CheckOptions): Pre
   const rids = scenario.requests.map((r) => r.id);
   // Coverage follows one request's moves; a symmetry representative renames requests.
   const recorder = new ResultRecorder(rids, !options.symmetry);
+  // The engine checks every invariant on one state in turn: project it once.
+  let seen: StateProjection<ServingContext> | undefined;
+  let projected = plainState({ value: {}, context: {} as ServingContext });
+  const plain = (s: StateProjection<ServingContext>) => {
+    if (s !== seen) {
+      seen = s;
+      projected = plainState(s);
+    }
+    return projected;
+  };
   // Each invariant also notes, until it first fires, whether its property's trigger fired.
   const invariants = (kind: Property['kind']) =>
     Object.fromEntries(
@@ -63,7 +72,7 @@ function prepare(scenario: Scenario, variant: Variant, given: CheckOptions): Pre
         .map(([name, p]) => [
           name,
           (s: StateProjection<ServingContext>) => {
-            const state = plainState(s);
+            const state = plain(s);
             recorder.trigger(name, p, state);
             return p(state);
           },
@@ -91,7 +100,7 @@ function prepare(scenario: Scenario, variant: Variant, given: CheckOptions): Pre
   };
   const finish = (result: ExploreResult<ServingContext, ExternalEvent>) =>
     scenarioResult({ scenario, variant: variant.name, options, selected, recorder, result });
-  return { options, explore: exploreOptions, recorder, finish };
+  return { options, explore: exploreOptions, finish };
 }
 
 function machineFor(scenario: Scenario, variant: Variant, options: CheckOptions) {
