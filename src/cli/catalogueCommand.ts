@@ -9,7 +9,8 @@ import { catalogue } from '../catalogue/index.ts';
 import { runCatalogue } from '../catalogue/run.ts';
 import { type EngineName, engineNames } from '../checker/checkOptions.ts';
 import { renderCatalogue } from './catalogueText.ts';
-import { exitCodeOf, type Io } from './resolve.ts';
+import { exitCodeOf } from './exitCodes.ts';
+import type { Io } from './resolve.ts';
 import { oneOf } from './usageError.ts';
 
 /** Options of `kvcheck catalogue`, as parsed from the command line. */

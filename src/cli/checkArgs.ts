@@ -27,12 +27,24 @@ export interface SearchArgs {
   readonly search?: string;
 }
 
+/**
+ * Declares the bounds every exploring command takes, `--max-states` and `--max-seconds`, on
+ * `command`; returns it for chaining. `searchOptionsFrom` parses them.
+ */
+export function withBoundOptions(command: Command): Command {
+  return command
+    .option('--max-states <n>', 'stop after n distinct states: verdict incomplete (default: none)')
+    .option('--max-seconds <s>', 'stop after s seconds: verdict incomplete (default: none)');
+}
+
 /** Declares the shared search options on `command`; returns it for chaining. */
 export function withSearchOptions(command: Command): Command {
-  return command
-    .option('--engine <name>', 'fast, or graph (the xstate/graph reference) (default: fast)')
-    .option('--max-states <n>', 'stop after n distinct states: verdict incomplete (default: none)')
-    .option('--max-seconds <s>', 'stop after s seconds: verdict incomplete (default: none)')
+  return withBoundOptions(
+    command.option(
+      '--engine <name>',
+      'fast, or graph (the xstate/graph reference) (default: fast)',
+    ),
+  )
     .option(
       '--max-memory <MiB>',
       'fast engine: stop once the V8 heap in use exceeds MiB: verdict incomplete (default: none)',

@@ -4,13 +4,13 @@
  * --deployment FILE`. Each returns an exit code or data; bad input is a ConfigError or UsageError.
  */
 import type { Scenario } from '../../machines/scenario.ts';
-import { overallVerdict } from '../checker/outcome.ts';
 import { type AbstractMapping, abstractScenarios } from '../deployment/abstractScenario.ts';
 import { mappingHeader, mappingRows } from '../deployment/explain.ts';
 import { type LintReport, lintDeployment } from '../deployment/lint.ts';
 import { loadDeploymentFile } from '../deployment/loadDeployment.ts';
 import { reportInputFrom } from '../export/buildReport.ts';
 import { searchOptionsFrom } from './checkArgs.ts';
+import { exitCode, exitCodeOfResults } from './exitCodes.ts';
 import { renderLint } from './lintText.ts';
 import { checkOutputPaths } from './outputPaths.ts';
 import { table } from './render.ts';
@@ -21,7 +21,7 @@ import {
   reproducer,
   writeReportFiles,
 } from './reportCommand.ts';
-import { exitCode, exitCodeOf, type Io, resolveVariants, shellWord } from './resolve.ts';
+import { type Io, resolveVariants, shellWord } from './resolve.ts';
 import { paint } from './style.ts';
 import { UsageError } from './usageError.ts';
 
@@ -129,5 +129,5 @@ export async function runDeploymentReport(
   const deployment = { source: plan.source, lint: plan.lint, mapping: plan.mapping };
   const [md, html] = writeReportFiles(args.out, { ...input, deployment });
   io.out(`${md}\n${html}\n`);
-  return exitCodeOf(overallVerdict(results));
+  return exitCodeOfResults(results);
 }

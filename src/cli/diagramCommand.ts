@@ -11,6 +11,7 @@ import { toDot } from '../export/dotStatechart.ts';
 import { toMermaid } from '../export/mermaidStatechart.ts';
 import { type ChartName, chartGraph, chartNames } from '../export/statechart.ts';
 import { renderSvg } from '../export/svg.ts';
+import { type ExitCode, exitCode } from './exitCodes.ts';
 import { checkOutputPaths, writeFailure } from './outputPaths.ts';
 import { acceptedVariantNames, findAnyVariant, type Io } from './resolve.ts';
 import { oneOf, UsageError } from './usageError.ts';
@@ -143,9 +144,10 @@ function writeDrawing(path: string, text: string): void {
  * each chart (DOT or SVG only). Without `--out` prints every drawing to `io.out`, each after a
  * comment line naming it when there are several; with `--out DIR` creates DIR, writes
  * `<machine>[.<variant>].<mmd|dot|svg>` (a diff: `<machine>.<A>-vs-<B>.<dot|svg>`) and prints
- * the written paths, one per line. Resolves to exit code 0; throws UsageError for bad input.
+ * the written paths, one per line. Resolves to exit code 0; throws UsageError for bad input
+ * (exit 2).
  */
-export async function runDiagram(args: DiagramArgs, io: Io): Promise<number> {
+export async function runDiagram(args: DiagramArgs, io: Io): Promise<ExitCode> {
   if (args.out !== undefined) checkOutputPaths([{ flag: '--out', kind: 'folder', path: args.out }]);
   const format = pick('format', args.format, diagramFormats);
   const planned = drawings(args, format);
@@ -157,11 +159,11 @@ export async function runDiagram(args: DiagramArgs, io: Io): Promise<number> {
       writeDrawing(path, await draw(d, format));
       io.out(`${path}\n`);
     }
-    return 0;
+    return exitCode.ok;
   }
   for (const d of planned) {
     const text = await draw(d, format);
     io.out(planned.length > 1 ? `${header(format, d.stem)}${text}` : text);
   }
-  return 0;
+  return exitCode.ok;
 }

@@ -1,6 +1,7 @@
 /**
  * The `kvcheck` command line: option declarations only. Each command's handler is a stage in
- * `commands.ts`; errors from bad input become one `error: …` line and exit code 2.
+ * `commands.ts`; errors from bad input become one `error: …` line and exit code 2. Every
+ * command's `--help` ends with its exit codes (`exitCodes.ts`).
  */
 import { readFileSync } from 'node:fs';
 import { Command, CommanderError, Option } from 'commander';
@@ -8,10 +9,11 @@ import { ConfigError } from '../config/loadScenario.ts';
 import { didYouMean } from '../didYouMean.ts';
 import { UnknownStateError } from '../paths/index.ts';
 import { runCatalogueCommand } from './catalogueCommand.ts';
-import { withSearchOptions } from './checkArgs.ts';
+import { withBoundOptions, withSearchOptions } from './checkArgs.ts';
 import { runAll, runCheck, runList, runPaths } from './commands.ts';
 import { runDeploymentReport, runLint } from './deploymentCommands.ts';
 import { runDiagram } from './diagramCommand.ts';
+import { commandNames, exitCode, exitCodeHelp } from './exitCodes.ts';
 import { defaultReportDir, runReport } from './reportCommand.ts';
 import type { Io } from './resolve.ts';
 import { runSimulate } from './simulateCommand.ts';
@@ -142,28 +144,29 @@ function program(io: Io, setCode: (code: number) => void, argvText: string): Com
     .option('--hide-disabled', 'leave edges the variant disables out', false)
     .option('--out <dir>', 'write one file per drawing into dir')
     .action(async (opts) => setCode(await runDiagram(opts, io)));
-  cli
-    .command('state-space')
-    .description('draw the reachable state graph of one scenario under one variant')
-    .option(
-      '--scenario <name>',
-      'built-in scenario (exactly one of --scenario/--config)',
-      collect,
-      [],
-    )
-    .option('--config <file>', 'scenario file, YAML or JSON', collect, [])
-    .option('--variant <name>', 'engine variant (exactly one)', collect, [])
-    .option(
-      '--invariant <name>',
-      'properties whose violating states are red (repeatable)',
-      collect,
-      [],
-    )
-    .option('--project <rid>', 'draw only this request’s lifecycle')
-    .option('--format <format>', 'dot or svg', 'dot')
-    .option('--out <file>', 'write to file instead of stdout')
-    .option('--max-nodes <n>', 'refuse larger graphs (default 300)')
-    .action(async (opts) => setCode(await runStateSpace(opts, io)));
+  withBoundOptions(
+    cli
+      .command('state-space')
+      .description('draw the reachable state graph of one scenario under one variant')
+      .option(
+        '--scenario <name>',
+        'built-in scenario (exactly one of --scenario/--config)',
+        collect,
+        [],
+      )
+      .option('--config <file>', 'scenario file, YAML or JSON', collect, [])
+      .option('--variant <name>', 'engine variant (exactly one)', collect, [])
+      .option(
+        '--invariant <name>',
+        'properties whose violating states are red (repeatable)',
+        collect,
+        [],
+      )
+      .option('--project <rid>', 'draw only this request’s lifecycle')
+      .option('--format <format>', 'dot or svg', 'dot')
+      .option('--out <file>', 'write to file instead of stdout')
+      .option('--max-nodes <n>', 'refuse larger graphs (default 300)'),
+  ).action(async (opts) => setCode(await runStateSpace(opts, io)));
   cli
     .command('catalogue')
     .description('check each catalogued upstream fault (fixed plus one fault switch) and fixed')
@@ -187,6 +190,10 @@ function program(io: Io, setCode: (code: number) => void, argvText: string): Com
     .description('list built-in scenarios, variants, properties and witnesses')
     .addOption(new Option('--json', 'print as JSON').default(false))
     .action((opts) => setCode(runList(opts, io)));
+  for (const command of cli.commands) {
+    const name = commandNames.find((n) => n === command.name());
+    if (name !== undefined) command.addHelpText('after', exitCodeHelp(name));
+  }
   return cli;
 }
 
@@ -220,7 +227,7 @@ function acceptedHint(
 
 /** Runs kvcheck with `argv` (without the node and script paths); resolves to the exit code. */
 export async function main(argv: readonly string[], io: Io = processIo()): Promise<number> {
-  let code = 0;
+  let code: number = exitCode.ok;
   const cli = program(
     io,
     (c) => {
@@ -230,21 +237,23 @@ export async function main(argv: readonly string[], io: Io = processIo()): Promi
   );
   if (argv.length === 0) {
     io.err(`${cli.helpInformation()}`);
-    return 2;
+    return exitCode.usage;
   }
   try {
     await cli.parseAsync([...argv], { from: 'user' });
     return code;
   } catch (e) {
     if (e instanceof CommanderError) {
-      if (e.code === 'commander.helpDisplayed' || e.code === 'commander.version') return 0;
-      if (e.code === 'commander.help') return 0;
+      if (e.code === 'commander.helpDisplayed' || e.code === 'commander.version') {
+        return exitCode.ok;
+      }
+      if (e.code === 'commander.help') return exitCode.ok;
       io.err(`error: ${oneLine(e.message)}${acceptedHint(cli, e.code, e.message, argv)}\n`);
-      return 2;
+      return exitCode.usage;
     }
     if (e instanceof UsageError || e instanceof ConfigError || e instanceof UnknownStateError) {
       io.err(`error: ${oneLine(e.message)}\n`);
-      return 2;
+      return exitCode.usage;
     }
     throw e;
   }

@@ -9,21 +9,16 @@ import type { Scenario } from '../../machines/scenario.ts';
 import type { Variant } from '../../machines/variants.ts';
 import { check } from '../checker/check.ts';
 import type { CheckOptions } from '../checker/checkOptions.ts';
-import { overallVerdict, type ScenarioResult } from '../checker/outcome.ts';
+import type { ScenarioResult } from '../checker/outcome.ts';
 import { reportInputFrom } from '../export/buildReport.ts';
 import { reportHtml } from '../export/reportHtml.ts';
 import { reportMarkdown } from '../export/reportMarkdown.ts';
 import type { ReportInput, ReportSettings } from '../export/reportModel.ts';
 import { type SearchArgs, searchOptionsFrom } from './checkArgs.ts';
+import { exitCodeOfResults } from './exitCodes.ts';
 import { checkOutputPaths, writeFailure } from './outputPaths.ts';
 import { reproduceLine, type ScenarioArgs } from './render.ts';
-import {
-  exitCodeOf,
-  type Io,
-  resolveScenarios,
-  resolveVariants,
-  type SelectionArgs,
-} from './resolve.ts';
+import { type Io, resolveScenarios, resolveVariants, type SelectionArgs } from './resolve.ts';
 
 /** Options of `kvcheck report`, as parsed from the command line. */
 export interface ReportArgs extends SelectionArgs, SearchArgs {
@@ -111,5 +106,5 @@ export async function runReport(
   });
   const [md, html] = writeReportFiles(args.out, input);
   io.out(`${md}\n${html}\n`);
-  return exitCodeOf(overallVerdict(results));
+  return exitCodeOfResults(results);
 }

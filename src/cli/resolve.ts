@@ -1,5 +1,5 @@
 /**
- * What every command shares: where it writes, its exit codes, and how the names and files a user
+ * What every command shares: where it writes, and how the names and files a user
  * gives become scenarios and variants (each refused with a UsageError naming what is accepted).
  */
 import type { Scenario } from '../../machines/scenario.ts';
@@ -10,7 +10,6 @@ import {
   catalogueVariantNames,
   findCatalogueVariant,
 } from '../catalogue/index.ts';
-import type { Verdict } from '../checker/outcome.ts';
 import { loadScenarioFile } from '../config/loadScenario.ts';
 import { oneOf, UsageError } from './usageError.ts';
 
@@ -26,14 +25,6 @@ export interface Io {
    * second interrupt ends the process as usual. Absent: interrupts are not caught.
    */
   readonly onInterrupt?: (handler: () => void) => () => void;
-}
-
-/** Exit codes shared by every command. */
-export const exitCode = { ok: 0, violation: 1, usage: 2, incomplete: 3 } as const;
-
-/** The exit code of a verdict. */
-export function exitCodeOf(verdict: Verdict): number {
-  return exitCode[verdict === 'ok' ? 'ok' : verdict === 'violation' ? 'violation' : 'incomplete'];
 }
 
 /**

@@ -5,7 +5,6 @@
  * nothing), 2 on bad input.
  */
 import { propertyNames } from '../../invariants/index.ts';
-import { overallVerdict } from '../checker/outcome.ts';
 import { resultJson } from '../export/outcomeJson.ts';
 import { count } from '../numbers.ts';
 import {
@@ -16,9 +15,9 @@ import {
   type SimulationResult,
   simulate,
 } from '../simulate/simulate.ts';
+import { exitCodeOfResults } from './exitCodes.ts';
 import {
   distinct,
-  exitCodeOf,
   type Io,
   resolveScenarios,
   resolveVariants,
@@ -79,5 +78,5 @@ export function runSimulate(args: SimulateArgs, io: Io): number {
   }
   if (args.json) io.out(`${JSON.stringify({ results: results.map(resultJson) }, null, 2)}\n`);
   else io.out(renderSimulation(results, { scenarios: reproduce, invariants }, io.colour));
-  return exitCodeOf(overallVerdict(results));
+  return exitCodeOfResults(results);
 }

@@ -6,14 +6,19 @@
  */
 import { writeFileSync } from 'node:fs';
 import { properties, propertyNames } from '../../invariants/index.ts';
+import type { Verdict } from '../checker/outcome.ts';
 import { shortestPathToAny, stateGraphOf, violatingVertices } from '../checker/stateGraph.ts';
 import { GraphTooLargeError, toStateSpaceDot } from '../export/stateSpaceDot.ts';
+import { type SearchArgs, searchOptionsFrom } from './checkArgs.ts';
+import { type ExitCode, exitCodeOf } from './exitCodes.ts';
 import { checkOutputPaths, writeFailure } from './outputPaths.ts';
 import { type Io, resolveScenarios, resolveVariants, type SelectionArgs } from './resolve.ts';
 import { oneOf, UsageError, wholeNumber } from './usageError.ts';
 
 /** Options of `kvcheck state-space`, as parsed from the command line. */
-export interface StateSpaceArgs extends SelectionArgs {
+export interface StateSpaceArgs
+  extends SelectionArgs,
+    Pick<SearchArgs, 'maxStates' | 'maxSeconds'> {
   readonly invariant: readonly string[];
   readonly project?: string;
   /** `dot` or `svg`. */
@@ -41,11 +46,13 @@ function write(file: string, text: string): void {
 
 /**
  * `kvcheck state-space`: resolves exactly one scenario (`--scenario` or `--config`) and one
- * variant, explores it, and writes the DOT or SVG to `--out` or stdout. Bad input, an unknown
- * `--project` request id and a graph over `--max-nodes` (default 300) throw `UsageError` (exit
- * 2). Returns 0.
+ * variant, explores it (within `--max-states` and `--max-seconds`, if given), and writes the DOT
+ * or SVG to `--out` or stdout. Bad input, an unknown `--project` request id and a graph over
+ * `--max-nodes` (default 300) throw `UsageError` (exit 2). The drawing is written in every other
+ * case; the exit code is then 1 when a drawn state violates a selected property, 3 when a bound
+ * stopped the exploration before that, and 0 otherwise.
  */
-export async function runStateSpace(args: StateSpaceArgs, io: Io): Promise<number> {
+export async function runStateSpace(args: StateSpaceArgs, io: Io): Promise<ExitCode> {
   if (args.out !== undefined) checkOutputPaths([{ flag: '--out', kind: 'file', path: args.out }]);
   const given = new Set(args.scenario).size + args.config.length;
   const scenario = exactlyOne(
@@ -68,7 +75,11 @@ export async function runStateSpace(args: StateSpaceArgs, io: Io): Promise<numbe
     args.project === undefined ? undefined : oneOf('--project request id', args.project, rids);
   const maxNodes =
     args.maxNodes === undefined ? undefined : wholeNumber('--max-nodes', args.maxNodes, 1);
-  const graph = stateGraphOf(scenario, variant);
+  const { maxStates, maxSeconds } = searchOptionsFrom(args);
+  const graph = stateGraphOf(scenario, variant, {
+    ...(maxStates !== undefined ? { maxStates } : {}),
+    ...(maxSeconds !== undefined ? { maxSeconds } : {}),
+  });
   const violating = violatingVertices(graph, selected);
   const bounded = graph.bound ? ` (search stopped by ${graph.bound.reason})` : '';
   const title = `${scenario.name} × ${variant.name}: ${graph.states.length} reachable states${bounded}`;
@@ -89,5 +100,6 @@ export async function runStateSpace(args: StateSpaceArgs, io: Io): Promise<numbe
   const text = format === 'svg' ? await (await import('../export/svg.ts')).renderSvg(dot) : dot;
   if (args.out !== undefined) write(args.out, text);
   else io.out(text.endsWith('\n') ? text : `${text}\n`);
-  return 0;
+  const verdict: Verdict = violating.size > 0 ? 'violation' : graph.bound ? 'incomplete' : 'ok';
+  return exitCodeOf(verdict);
 }

@@ -14,7 +14,7 @@ import {
 } from '../../src/catalogue/run.ts';
 import { prefillReject } from '../../src/catalogue/scenarios.ts';
 import { check } from '../../src/checker/check.ts';
-import { exitCodeOf } from '../../src/cli/resolve.ts';
+import { exitCodeOf } from '../../src/cli/exitCodes.ts';
 import { run } from '../cli/runCli.ts';
 
 const reportSchema = z.object({
