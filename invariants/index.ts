@@ -18,7 +18,18 @@ import { prefixSharingRespectsSalt } from './prefixCache.ts';
 import type { Property, Witness } from './property.ts';
 import { errorReachesClient, kvPollMonotone, singleTerminalResponse } from './protocol.ts';
 import { everyRequestAnswered, noDeadlock, noLeakAtQuiescence } from './quiescence.ts';
-import { pageReusedAcrossTenants, someRequestDecoded, someRequestRejected } from './witnesses.ts';
+import {
+  auxSlotReused,
+  chunkedTransfer,
+  clientAborted,
+  lateWriteLanded,
+  pageReusedAcrossTenants,
+  prefixCacheHit,
+  prefixLookupFindsOtherTenant,
+  someRequestDecoded,
+  someRequestRejected,
+  transferFailed,
+} from './witnesses.ts';
 
 export { auxSlotIntegrity } from './aux.ts';
 export {
@@ -39,7 +50,7 @@ export { property, witness } from './property.ts';
 export { errorReachesClient, kvPollMonotone, singleTerminalResponse } from './protocol.ts';
 export { everyRequestAnswered, noDeadlock, noLeakAtQuiescence } from './quiescence.ts';
 export type { ServingState } from './vocabulary.ts';
-export { pageReusedAcrossTenants, someRequestDecoded, someRequestRejected } from './witnesses.ts';
+export * from './witnesses.ts';
 
 /** Every property, by name: safety properties first, then those checked on terminal states. */
 export const properties: Readonly<Record<string, Property>> = {
@@ -66,6 +77,13 @@ export const witnesses: Readonly<Record<string, Witness>> = {
   someRequestRejected,
   someRequestDecoded,
   pageReusedAcrossTenants,
+  prefixCacheHit,
+  prefixLookupFindsOtherTenant,
+  auxSlotReused,
+  lateWriteLanded,
+  transferFailed,
+  clientAborted,
+  chunkedTransfer,
 };
 
 /** Property names in registry order. */

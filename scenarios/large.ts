@@ -38,5 +38,12 @@ export const incidentLarge: Scenario = {
   prefillChunks: 2,
   clientAborts: true,
   maxClientAborts: 1,
-  witnesses: ['someRequestRejected', 'someRequestDecoded', 'pageReusedAcrossTenants'],
+  witnesses: [
+    'someRequestRejected',
+    'someRequestDecoded',
+    'pageReusedAcrossTenants',
+    'transferFailed',
+    'clientAborted',
+    'chunkedTransfer',
+  ],
 };

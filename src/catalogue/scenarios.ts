@@ -52,5 +52,5 @@ export const lateAbort: Scenario = {
   requests: [{ id: 'a1', tenant: 'A', promptLen: 1, outputLen: 2 }],
   prefillPoolTokens: 10,
   clientAborts: true,
-  witnesses: ['someRequestDecoded'],
+  witnesses: ['someRequestDecoded', 'clientAborted'],
 };

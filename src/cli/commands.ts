@@ -113,7 +113,7 @@ export async function runCheck(args: CheckArgs, io: Io): Promise<number> {
     args.deployment === undefined ? undefined : planDeploymentCheck(args.deployment, args);
   const { scenarios: chosen, reproduce } = plan
     ? { scenarios: plan.scenarios, reproduce: plan.reproduce }
-    : resolveScenarios(args);
+    : resolveScenarios(args, io.err);
   const variantsChosen = resolveVariants(
     plan && args.variant.length === 0 ? [plan.variant] : args.variant,
   );

@@ -91,7 +91,7 @@ export async function runReport(
   version: string,
 ): Promise<number> {
   checkOutputPaths([{ flag: '--out', kind: 'folder', path: args.out }]);
-  const { scenarios, reproduce } = resolveScenarios(args);
+  const { scenarios, reproduce } = resolveScenarios(args, io.err);
   const variants = resolveVariants(args.variant);
   const options = searchOptionsFrom(args);
   const results = checkRuns(scenarios, variants, options);

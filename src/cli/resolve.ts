@@ -11,6 +11,7 @@ import {
   findCatalogueVariant,
 } from '../catalogue/index.ts';
 import { loadScenarioFile } from '../config/loadScenario.ts';
+import { scenarioWarnings } from '../config/scenarioWarnings.ts';
 import { oneOf, UsageError } from './usageError.ts';
 
 /** Where a command writes. */
@@ -50,13 +51,21 @@ export interface SelectionArgs {
   readonly variant: readonly string[];
 }
 
-/** Built-in scenarios named by `--scenario` plus files named by `--config`; all built-ins if none. */
-export function resolveScenarios(args: Pick<SelectionArgs, 'scenario' | 'config'>): {
+/**
+ * Built-in scenarios named by `--scenario` plus files named by `--config`; all built-ins if none.
+ * Each chosen scenario's lint-style warnings (`scenarioWarnings`) go to `warn`, one
+ * `warning: …` line each (a file's warning names the file); they never stop the run.
+ */
+export function resolveScenarios(
+  args: Pick<SelectionArgs, 'scenario' | 'config'>,
+  warn: (text: string) => void,
+): {
   scenarios: Scenario[];
   reproduce: Map<string, string>;
 } {
   const reproduce = new Map<string, string>();
   const chosen: Scenario[] = [];
+  const files = new Map<string, string>();
   for (const name of distinct(args.scenario)) {
     const s = findAnyScenario(oneOf('scenario', name, acceptedScenarioNames()));
     if (s) chosen.push(s);
@@ -69,9 +78,14 @@ export function resolveScenarios(args: Pick<SelectionArgs, 'scenario' | 'config'
       );
     }
     chosen.push(s);
+    files.set(s.name, file);
     reproduce.set(s.name, `--config ${shellWord(file)}`);
   }
   if (args.scenario.length === 0 && args.config.length === 0) chosen.push(...scenarios);
+  for (const s of chosen) {
+    const file = files.get(s.name);
+    for (const w of scenarioWarnings(s)) warn(`warning: ${file ? `${file}: ` : ''}${w}\n`);
+  }
   return { scenarios: chosen, reproduce };
 }
 

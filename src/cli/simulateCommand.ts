@@ -46,7 +46,7 @@ function seedOf(text: string | undefined): number {
 
 /** `kvcheck simulate`: prints the results (text or the Outcome as JSON); returns the exit code. */
 export function runSimulate(args: SimulateArgs, io: Io): number {
-  const { scenarios, reproduce } = resolveScenarios(args);
+  const { scenarios, reproduce } = resolveScenarios(args, io.err);
   const variants = resolveVariants(args.variant);
   const invariants = distinct(args.invariant).map((n) => oneOf('invariant', n, propertyNames));
   const runs = args.runs === undefined ? defaultRuns : wholeNumber('--runs', args.runs, 1);

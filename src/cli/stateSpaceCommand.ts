@@ -56,7 +56,7 @@ export async function runStateSpace(args: StateSpaceArgs, io: Io): Promise<ExitC
   if (args.out !== undefined) checkOutputPaths([{ flag: '--out', kind: 'file', path: args.out }]);
   const given = new Set(args.scenario).size + args.config.length;
   const scenario = exactlyOne(
-    resolveScenarios(args).scenarios,
+    resolveScenarios(args, io.err).scenarios,
     given,
     'scenario',
     '--scenario NAME or --config FILE',

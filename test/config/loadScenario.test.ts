@@ -174,7 +174,7 @@ const malformed: readonly Malformed[] = [
   yamlCase(
     'an unknown witness name',
     `${validYaml}witnesses: [someRequestDecoded, leakHappened]\n`,
-    'scenario.yaml: witnesses[1]: must be one of someRequestRejected, someRequestDecoded, pageReusedAcrossTenants (got "leakHappened")',
+    'scenario.yaml: witnesses[1]: must be one of someRequestRejected, someRequestDecoded, pageReusedAcrossTenants, prefixCacheHit, prefixLookupFindsOtherTenant, auxSlotReused, lateWriteLanded, transferFailed, clientAborted, chunkedTransfer (got "leakHappened")',
   ),
   yamlCase(
     'no requests',

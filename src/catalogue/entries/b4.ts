@@ -28,7 +28,7 @@ export const lateWrite: Scenario = {
   prefillChunks: 1,
   clientAborts: true,
   lateWrites: true,
-  witnesses: ['someRequestDecoded', 'pageReusedAcrossTenants'],
+  witnesses: ['someRequestDecoded', 'pageReusedAcrossTenants', 'clientAborted', 'lateWriteLanded'],
 };
 
 /** Catalogue entry B4. */

@@ -21,7 +21,7 @@ export const auxSlotReuse: Scenario = {
   description:
     'One metadata slot on decode: an aborted request’s aux write, still in flight, may land in the slot after it was given to another request.',
   auxSlots: 1,
-  witnesses: ['someRequestDecoded'],
+  witnesses: ['someRequestDecoded', 'clientAborted', 'lateWriteLanded', 'auxSlotReused'],
 };
 
 /** Catalogue entry B5. */

@@ -23,7 +23,7 @@ export const sharedPrefix: Scenario = {
   transferFaults: false,
   prefillChunks: 1,
   clientAborts: false,
-  witnesses: ['someRequestDecoded', 'pageReusedAcrossTenants'],
+  witnesses: ['someRequestDecoded', 'pageReusedAcrossTenants', 'prefixLookupFindsOtherTenant'],
 };
 
 /** Catalogue entry B8. */
