@@ -60,8 +60,8 @@ export const prefixCacheHit = witness(
  * A request's prefix lookup meets a node another tenant inserted: the request is admitted on
  * prefill and has computed nothing (its first forward, where the lookup runs, is next) while
  * such a node is cached, or its row already starts with that node's pages. The salted cache
- * refuses the node; a store that ignores the salt shares it. The state does not record prefix
- * groups, so any node of another tenant counts: exact when the scenario has one prefix group.
+ * refuses the node; a store that ignores the salt shares it. A lookup meets a node of its own
+ * prefix group (`prefixGroups`), and runs at the request's first forward on prefill.
  */
 export const prefixLookupFindsOtherTenant = witness(
   'A request’s prefix-cache lookup meets a node inserted by another tenant (whether or not the cache shares it).',
@@ -69,13 +69,17 @@ export const prefixLookupFindsOtherTenant = witness(
     requestEntries(s).some(([rid, r]) => {
       const owner = prefixOwner(s, r);
       if (owner !== null) return tenantOf(s, owner) !== tenantOf(s, rid);
+      const group = s.context.prefixGroups?.[rid] ?? null;
       const lookupNext = r.prefillLen > 0 && r.prefilled === 0 && !wasRejected(r) && !r.aborted;
       return (
+        group !== null &&
         lookupNext &&
         !regionIn(s, rid, 'prefill', 'done') &&
         requestEntries(s).some(
           ([owner, q]) =>
-            (q.cachedPrefix ?? null) !== null && tenantOf(s, owner) !== tenantOf(s, rid),
+            (q.cachedPrefix ?? null) !== null &&
+            s.context.prefixGroups?.[owner] === group &&
+            tenantOf(s, owner) !== tenantOf(s, rid),
         )
       );
     }),

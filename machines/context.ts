@@ -114,6 +114,11 @@ export interface RequestState {
 export interface ServingContext {
   /** Static: each request's tenant. Not part of a state's identity. */
   readonly tenants: Readonly<Record<RequestId, TenantId>>;
+  /**
+   * Static, with the prefix cache: each request's prefix group, or null for a request without
+   * a shared prefix; what a cache lookup matches on besides the salt. Absent otherwise.
+   */
+  readonly prefixGroups?: Readonly<Record<RequestId, string | null>>;
   readonly prefillPool: PagePool;
   readonly decodePool: PagePool;
   readonly requests: Readonly<Record<RequestId, RequestState>>;
@@ -163,6 +168,13 @@ export function initialContext(scenario: Scenario): ServingContext {
   }
   return {
     tenants,
+    ...(prefixCacheOn(scenario)
+      ? {
+          prefixGroups: Object.fromEntries(
+            scenario.requests.map((r) => [r.id, r.prefix?.group ?? null]),
+          ),
+        }
+      : {}),
     prefillPool: createPool(poolPages(scenario, 'prefill'), scenario.pageSize),
     decodePool: createPool(poolPages(scenario, 'decode'), scenario.pageSize),
     requests,

@@ -152,6 +152,33 @@ describe('prefixLookupFindsOtherTenant', () => {
     expect(w.prefixLookupFindsOtherTenant(own)).toBe(false);
   });
 
+  it('is not reached when the other tenant’s node is of another prefix group, or b1 has none', () => {
+    const b1Prefix = (prefix?: { group: string; len: number }) => ({
+      ...prefixed,
+      requests: prefixed.requests.map((r) =>
+        r.id === 'b1'
+          ? {
+              id: r.id,
+              tenant: r.tenant,
+              promptLen: r.promptLen,
+              outputLen: r.outputLen,
+              ...(prefix ? { prefix } : {}),
+            }
+          : r,
+      ),
+    });
+    const state = (scenario: typeof prefixed) =>
+      buildState(
+        {
+          requests: { a1: a1Node(0), b1: b1Admitted },
+          regions: { b1: { prefill: { admitted: 'waiting' } } },
+        },
+        scenario,
+      );
+    expect(w.prefixLookupFindsOtherTenant(state(b1Prefix({ group: 'other', len: 1 })))).toBe(false);
+    expect(w.prefixLookupFindsOtherTenant(state(b1Prefix()))).toBe(false);
+  });
+
   it('is not reached by a rejected or finished request', () => {
     const rejected = buildState(
       { requests: { a1: a1Node(0), b1: { prefillLen: 1, rejectedOnPrefill: true } } },
