@@ -37,14 +37,17 @@ export function withBoundOptions(command: Command): Command {
     .option('--max-seconds <s>', 'stop after s seconds: verdict incomplete (default: none)');
 }
 
+/** Declares `--engine` on `command`; returns it for chaining. `searchOptionsFrom` parses it. */
+export function withEngineOption(command: Command): Command {
+  return command.option(
+    '--engine <name>',
+    'fast, or graph (the xstate/graph reference) (default: fast)',
+  );
+}
+
 /** Declares the shared search options on `command`; returns it for chaining. */
 export function withSearchOptions(command: Command): Command {
-  return withBoundOptions(
-    command.option(
-      '--engine <name>',
-      'fast, or graph (the xstate/graph reference) (default: fast)',
-    ),
-  )
+  return withBoundOptions(withEngineOption(command))
     .option(
       '--max-memory <MiB>',
       'fast engine: stop once the V8 heap in use exceeds MiB: verdict incomplete (default: none)',

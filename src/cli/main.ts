@@ -9,7 +9,7 @@ import { ConfigError } from '../config/loadScenario.ts';
 import { didYouMean } from '../didYouMean.ts';
 import { UnknownStateError } from '../paths/index.ts';
 import { runCatalogueCommand } from './catalogueCommand.ts';
-import { withBoundOptions, withSearchOptions } from './checkArgs.ts';
+import { withBoundOptions, withEngineOption, withSearchOptions } from './checkArgs.ts';
 import { runAll, runCheck, runList, runPaths } from './commands.ts';
 import { runDeploymentReport, runLint } from './deploymentCommands.ts';
 import { runDiagram } from './diagramCommand.ts';
@@ -144,35 +144,37 @@ function program(io: Io, setCode: (code: number) => void, argvText: string): Com
     .option('--hide-disabled', 'leave edges the variant disables out', false)
     .option('--out <dir>', 'write one file per drawing into dir')
     .action(async (opts) => setCode(await runDiagram(opts, io)));
-  withBoundOptions(
-    cli
-      .command('state-space')
-      .description('draw the reachable state graph of one scenario under one variant')
-      .option(
-        '--scenario <name>',
-        'built-in scenario (exactly one of --scenario/--config)',
-        collect,
-        [],
-      )
-      .option('--config <file>', 'scenario file, YAML or JSON', collect, [])
-      .option('--variant <name>', 'engine variant (exactly one)', collect, [])
-      .option(
-        '--invariant <name>',
-        'properties whose violating states are red (repeatable)',
-        collect,
-        [],
-      )
-      .option('--project <rid>', 'draw only this request’s lifecycle')
-      .option('--format <format>', 'dot or svg', 'dot')
-      .option('--out <file>', 'write to file instead of stdout')
-      .option('--max-nodes <n>', 'refuse larger graphs (default 300)'),
+  withEngineOption(
+    withBoundOptions(
+      cli
+        .command('state-space')
+        .description('draw the reachable state graph of one scenario under one variant')
+        .option(
+          '--scenario <name>',
+          'built-in scenario (exactly one of --scenario/--config)',
+          collect,
+          [],
+        )
+        .option('--config <file>', 'scenario file, YAML or JSON', collect, [])
+        .option('--variant <name>', 'engine variant (exactly one)', collect, [])
+        .option(
+          '--invariant <name>',
+          'properties whose violating states are red (repeatable)',
+          collect,
+          [],
+        )
+        .option('--project <rid>', 'draw only this request’s lifecycle')
+        .option('--format <format>', 'dot or svg', 'dot')
+        .option('--out <file>', 'write to file instead of stdout')
+        .option('--max-nodes <n>', 'refuse larger graphs (default 300)'),
+    ),
   ).action(async (opts) => setCode(await runStateSpace(opts, io)));
-  cli
-    .command('catalogue')
-    .description('check each catalogued upstream fault (fixed plus one fault switch) and fixed')
-    .option('--json', 'print the catalogue report as JSON', false)
-    .option('--engine <name>', 'fast (default) or graph, the xstate/graph reference')
-    .action((opts) => setCode(runCatalogueCommand(opts, io)));
+  withEngineOption(
+    cli
+      .command('catalogue')
+      .description('check each catalogued upstream fault (fixed plus one fault switch) and fixed')
+      .option('--json', 'print the catalogue report as JSON', false),
+  ).action((opts) => setCode(runCatalogueCommand(opts, io)));
   cli
     .command('simulate')
     .description('random walks checking every property on every step; a failure is shrunk')

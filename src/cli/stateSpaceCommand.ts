@@ -18,7 +18,7 @@ import { oneOf, UsageError, wholeNumber } from './usageError.ts';
 /** Options of `kvcheck state-space`, as parsed from the command line. */
 export interface StateSpaceArgs
   extends SelectionArgs,
-    Pick<SearchArgs, 'maxStates' | 'maxSeconds'> {
+    Pick<SearchArgs, 'maxStates' | 'maxSeconds' | 'engine'> {
   readonly invariant: readonly string[];
   readonly project?: string;
   /** `dot` or `svg`. */
@@ -75,8 +75,9 @@ export async function runStateSpace(args: StateSpaceArgs, io: Io): Promise<ExitC
     args.project === undefined ? undefined : oneOf('--project request id', args.project, rids);
   const maxNodes =
     args.maxNodes === undefined ? undefined : wholeNumber('--max-nodes', args.maxNodes, 1);
-  const { maxStates, maxSeconds } = searchOptionsFrom(args);
+  const { maxStates, maxSeconds, engine } = searchOptionsFrom(args);
   const graph = stateGraphOf(scenario, variant, {
+    ...(engine !== undefined ? { engine } : {}),
     ...(maxStates !== undefined ? { maxStates } : {}),
     ...(maxSeconds !== undefined ? { maxSeconds } : {}),
   });

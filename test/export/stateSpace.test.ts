@@ -94,6 +94,14 @@ describe('runStateSpace', () => {
     expect(dot).toContain('fillcolor');
   });
 
+  it('draws the same graph with either engine', async () => {
+    const fast = capture();
+    const graph = capture();
+    expect(await runStateSpace({ ...base, project: 'b1' }, fast.io)).toBe(1);
+    expect(await runStateSpace({ ...base, project: 'b1', engine: 'graph' }, graph.io)).toBe(1);
+    expect(graph.out.join('')).toBe(fast.out.join(''));
+  });
+
   it('writes the DOT to --out', async () => {
     const file = join(mkdtempSync(join(tmpdir(), 'kvcheck-')), 'b1.dot');
     const { out, io } = capture();
