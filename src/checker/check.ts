@@ -10,7 +10,7 @@ import type { Property } from '../../invariants/property.ts';
 import type { ServingContext } from '../../machines/context.ts';
 import type { ExternalEvent } from '../../machines/events.ts';
 import type { Scenario } from '../../machines/scenario.ts';
-import { createServingMachine } from '../../machines/servingMachine.ts';
+import { createServingMachine, type ServingMachine } from '../../machines/servingMachine.ts';
 import type { Variant } from '../../machines/variants.ts';
 import {
   type ExploreOptions,
@@ -22,6 +22,7 @@ import {
 } from '../engine/index.ts';
 import {
   type CheckOptions,
+  type EngineName,
   type ResolvedCheckOptions,
   resolveCheckOptions,
 } from './checkOptions.ts';
@@ -83,8 +84,7 @@ function prepare(scenario: Scenario, variant: Variant, given: CheckOptions): Pre
     events: servingEvents(rids),
     invariants: invariants('state'),
     terminalInvariants: invariants('terminal'),
-    ...(Number.isFinite(options.maxStates) ? { maxStates: options.maxStates } : {}),
-    ...(Number.isFinite(options.maxSeconds) ? { maxSeconds: options.maxSeconds } : {}),
+    ...searchBounds(options),
     ...(fast && Number.isFinite(options.maxMemory) ? { maxMemory: options.maxMemory } : {}),
     ...(fast && options.signal ? { signal: options.signal } : {}),
     ...(fast && options.exact ? { exact: true } : {}),
@@ -103,8 +103,34 @@ function prepare(scenario: Scenario, variant: Variant, given: CheckOptions): Pre
   return { options, explore: exploreOptions, finish };
 }
 
-function machineFor(scenario: Scenario, variant: Variant, options: CheckOptions) {
+/** The state and time bounds of `options` as the engines take them: absent when unbounded. */
+export function searchBounds(
+  options: Pick<ResolvedCheckOptions, 'maxStates' | 'maxSeconds'>,
+): Pick<ServingExplore, 'maxStates' | 'maxSeconds'> {
+  return {
+    ...(Number.isFinite(options.maxStates) ? { maxStates: options.maxStates } : {}),
+    ...(Number.isFinite(options.maxSeconds) ? { maxSeconds: options.maxSeconds } : {}),
+  };
+}
+
+/** The machine a check of `scenario` under `variant` explores: `options.machine`, or its own. */
+export function machineFor(
+  scenario: Scenario,
+  variant: Variant,
+  options: Pick<CheckOptions, 'machine'>,
+): ServingMachine {
   return options.machine ?? createServingMachine(scenario, variant);
+}
+
+/** Runs `engine` on `machine` to the end: the fast engine, or the `xstate/graph` reference. */
+export function exploreWith(
+  engine: EngineName,
+  machine: ServingMachine,
+  options: ServingExplore,
+): ExploreResult<ServingContext, ExternalEvent> {
+  return engine === 'fast'
+    ? explore<ServingContext, ExternalEvent>(machine, options)
+    : exploreReference<ServingContext, ExternalEvent>(machine, options);
 }
 
 /**
@@ -122,11 +148,8 @@ export function check(
   options: CheckOptions = {},
 ): ScenarioResult {
   const run = prepare(scenario, variant, options);
-  const machine = machineFor(scenario, variant, options);
   return run.finish(
-    run.options.engine === 'fast'
-      ? explore<ServingContext, ExternalEvent>(machine, run.explore)
-      : exploreReference<ServingContext, ExternalEvent>(machine, run.explore),
+    exploreWith(run.options.engine, machineFor(scenario, variant, options), run.explore),
   );
 }
 
@@ -146,6 +169,6 @@ export async function checkAsync(
   return run.finish(
     run.options.engine === 'fast'
       ? await exploreAsync<ServingContext, ExternalEvent>(machine, run.explore)
-      : exploreReference<ServingContext, ExternalEvent>(machine, run.explore),
+      : exploreWith(run.options.engine, machine, run.explore),
   );
 }

@@ -9,16 +9,14 @@ import type { ServingState } from '../../invariants/vocabulary.ts';
 import type { ServingContext } from '../../machines/context.ts';
 import type { ExternalEvent } from '../../machines/events.ts';
 import type { Scenario } from '../../machines/scenario.ts';
-import { createServingMachine } from '../../machines/servingMachine.ts';
 import type { Variant } from '../../machines/variants.ts';
 import {
   type BreadthFirstTree,
   breadthFirstTree,
   type ExploreBound,
   type ExploreOptions,
-  explore,
-  exploreReference,
 } from '../engine/index.ts';
+import { exploreWith, machineFor, searchBounds } from './check.ts';
 import { type CheckOptions, resolveCheckOptions } from './checkOptions.ts';
 import { plainState } from './scenarioResult.ts';
 import { servingEvents } from './serving/servingEvents.ts';
@@ -46,8 +44,8 @@ export interface StateGraph {
 
 /**
  * Explores `scenario` under `variant` with the engine and bounds of `options` (defaults as
- * `check`'s; symmetry and depth-first order are refused, since a drawing needs every concrete
- * state) and returns the graph of distinct states and enabled transitions.
+ * `check`'s; no symmetry and breadth first, since a drawing needs every concrete state) and
+ * returns the graph of distinct states and enabled transitions.
  */
 export function stateGraphOf(
   scenario: Scenario,
@@ -59,8 +57,7 @@ export function stateGraphOf(
   const edges: Edge[][] = [];
   const exploreOptions: ExploreOptions<ServingContext, ExternalEvent> = {
     events: servingEvents(scenario.requests.map((r) => r.id)),
-    ...(Number.isFinite(resolved.maxStates) ? { maxStates: resolved.maxStates } : {}),
-    ...(Number.isFinite(resolved.maxSeconds) ? { maxSeconds: resolved.maxSeconds } : {}),
+    ...searchBounds(resolved),
     onState: (s, index) => {
       states[index] = plainState(s);
       edges[index] ??= [];
@@ -70,11 +67,11 @@ export function stateGraphOf(
       edges[from].push({ event, to });
     },
   };
-  const machine = options.machine ?? createServingMachine(scenario, variant);
-  const result =
-    resolved.engine === 'fast'
-      ? explore<ServingContext, ExternalEvent>(machine, exploreOptions)
-      : exploreReference<ServingContext, ExternalEvent>(machine, exploreOptions);
+  const result = exploreWith(
+    resolved.engine,
+    machineFor(scenario, variant, options),
+    exploreOptions,
+  );
   // A bounded search may announce a transition to a state it then did not store.
   const out = states.map((_, v) => (edges[v] ?? []).filter((e) => e.to < states.length));
   const expanded = out.map((e) => result.bound === undefined || e.length > 0);

@@ -184,28 +184,31 @@ export function runPaths(args: PathsArgs, io: Io): number {
   return reports.some((r) => r.paths.length > 0) ? exitCode.violation : exitCode.ok;
 }
 
-/** `expectedLabel`'s word for a row a bound stopped before the manifest could be confirmed. */
-const unconfirmed = 'UNCONFIRMED';
+/** How a result compares with its manifest row, and the verdict table's words for it. */
+interface Comparison {
+  readonly kind: 'asExpected' | 'unconfirmed' | 'mismatch' | 'none';
+  readonly label: string;
+}
 
 /**
- * How a result compares with its manifest row: `as expected`; `UNCONFIRMED (…)` when a bound
- * stopped its search, or a required witness went unreached, and every violation it found is one
- * the row expects (it neither confirms nor contradicts the row); `MISMATCH (…)` otherwise.
+ * How a result compares with its manifest row: as expected; unconfirmed when a bound stopped
+ * its search, or a required witness went unreached, and every violation it found is one the row
+ * expects (it neither confirms nor contradicts the row); a mismatch otherwise.
  */
-function expectedLabel(r: ScenarioResult): string {
+function compareWithManifest(r: ScenarioResult): Comparison {
   const e = expectationFor(r.scenario, r.variant);
-  if (!e) return 'no expectation';
+  if (!e) return { kind: 'none', label: 'no expectation' };
   const violated = r.properties.filter((p) => p.status === 'violated').map((p) => p.name);
   const same =
     e.status === r.status && e.states === r.stats.states && e.violated.join() === violated.join();
-  if (same) return 'as expected';
+  if (same) return { kind: 'asExpected', label: 'as expected' };
   const expected = `expected ${e.status}, ${e.states} states`;
   const stopped = r.bound !== undefined || r.status === 'incomplete';
   if (stopped && violated.every((p) => e.violated.includes(p))) {
     const why = r.bound ? `stopped by ${r.bound.reason}` : 'a required witness unreached';
-    return `${unconfirmed} (${expected}; ${why})`;
+    return { kind: 'unconfirmed', label: `UNCONFIRMED (${expected}; ${why})` };
   }
-  return `MISMATCH (${expected})`;
+  return { kind: 'mismatch', label: `MISMATCH (${expected})` };
 }
 
 /**
@@ -213,7 +216,7 @@ function expectedLabel(r: ScenarioResult): string {
  * the counterexamples, the structural path check, and the report written into `args.out`, with
  * the shared search options (`checkArgs.ts`). Exit 0 when every verdict, state count and path
  * finding matches `scenarios/manifest.ts`; 1 when one contradicts it; 3 when none does but a
- * bound or an unreached required witness left a row unconfirmed (`expectedLabel`).
+ * bound or an unreached required witness left a row unconfirmed (`compareWithManifest`).
  */
 export async function runAll(
   io: Io,
@@ -226,7 +229,7 @@ export async function runAll(
   const results = checkRuns(scenarios, variants, options);
   const reproduce: ScenarioArgs = new Map();
   io.out('kvcheck: every built-in scenario under every built-in variant\n\n');
-  io.out(`${renderVerdictTable(results, io.colour, expectedLabel)}\n\n`);
+  io.out(`${renderVerdictTable(results, io.colour, (r) => compareWithManifest(r).label)}\n\n`);
   io.out(renderResults(results, reproduce, io.colour, { table: false, storage: false }));
   io.out('\nStructural path check (scenario-independent): rejected state → decoding state\n\n');
   const reports = variants.map((v) => findPaths(v));
@@ -242,9 +245,9 @@ export async function runAll(
   });
   const [md, html] = writeReportFiles(args.out, input);
   io.out(`Report: ${md} and ${html}\n`);
-  const labels = results.map(expectedLabel);
-  const mismatches = labels.filter((l) => l !== 'as expected' && !l.startsWith(unconfirmed));
-  const unconfirmedRows = labels.filter((l) => l.startsWith(unconfirmed)).length;
+  const kinds = results.map((r) => compareWithManifest(r).kind);
+  const mismatches = kinds.filter((k) => k === 'mismatch' || k === 'none');
+  const unconfirmedRows = kinds.filter((k) => k === 'unconfirmed').length;
   const pathsAsExpected = reports.every((r) => r.paths.length > 0 === structuralPaths[r.variant]);
   if (mismatches.length === 0 && pathsAsExpected) {
     if (unconfirmedRows > 0) {
