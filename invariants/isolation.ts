@@ -8,6 +8,7 @@ import { property } from './property.ts';
 import {
   isDecoding,
   regionPath,
+  rejectedBy,
   requestEntries,
   tenantOf,
   wasRejected,
@@ -32,16 +33,13 @@ export const rejectedNeverHandedOff = property(
   (s) => {
     for (const [rid, r] of requestEntries(s)) {
       if (!wasRejected(r) || !(r.kvSent || r.committed)) continue;
-      const by = [r.rejectedOnPrefill ? 'prefill' : '', r.rejectedOnDecode ? 'decode' : '']
-        .filter(Boolean)
-        .join(' and ');
       const what = [
         r.kvSent ? 'KV was sent for its room' : '',
         r.committed ? 'decode committed it' : '',
       ]
         .filter(Boolean)
         .join(' and ');
-      return `${who(s, rid)} was rejected at intake by ${by}, yet ${what}`;
+      return `${who(s, rid)} was rejected at intake by ${rejectedBy(r)}, yet ${what}`;
     }
     return null;
   },
@@ -88,10 +86,7 @@ export const rejectedHoldsNothing = property(
         if (r.reads.some((x) => x.node === 'decode')) held.push('a decode forward');
       }
       if (held.length > 0) {
-        const by = [r.rejectedOnPrefill ? 'prefill' : '', r.rejectedOnDecode ? 'decode' : '']
-          .filter(Boolean)
-          .join(' and ');
-        return `${who(s, rid)} was rejected at intake by ${by}, yet has ${held.join(', ')}`;
+        return `${who(s, rid)} was rejected at intake by ${rejectedBy(r)}, yet has ${held.join(', ')}`;
       }
     }
     return null;

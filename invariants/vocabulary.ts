@@ -65,6 +65,13 @@ export function wasRejected(r: RequestState): boolean {
   return r.rejectedOnPrefill || r.rejectedOnDecode;
 }
 
+/** The sides that rejected the request at intake, in words: `prefill`, `decode` or both. */
+export function rejectedBy(r: RequestState): string {
+  return [r.rejectedOnPrefill ? 'prefill' : '', r.rejectedOnDecode ? 'decode' : '']
+    .filter(Boolean)
+    .join(' and ');
+}
+
 /** Whether the request has finished on both sides and the router has replied. */
 export function isSettled(s: ServingState, rid: RequestId): boolean {
   return (
