@@ -61,6 +61,12 @@ const leak = [
 
 /**
  * Every built-in scenario under every built-in variant: what `kvcheck all` compares against.
+ *
+ * `rejectedHoldsNothing` (#38935) moved verdicts, not counts: it joins the violated lists of
+ * incident × incident-2026 (and B1), band × incident-2026 and coverage-only on both scenarios,
+ * and turns retire-only on incident and band from ok to violation, because #36988 alone still
+ * gives the placeholder a bootstrap room, prefill pages and a forward before it retires the
+ * result. No state, transition or depth count changed.
  */
 export const builtinRows: readonly ManifestRow[] = [
   {
