@@ -5,9 +5,16 @@
  * decode's `bootstrap_room` check (#17430) exists to refuse. Only scenarios with `auxSlots`
  * model the pool; elsewhere the property holds trivially.
  */
+
 import { auxHolder } from '../machines/servingUpdates.ts';
+import type { RequestView } from '../machines/servingView.ts';
 import { property } from './property.ts';
-import { requestEntries, who } from './vocabulary.ts';
+import { requestsOf, someRequest, who } from './vocabulary.ts';
+
+/** Whether decode committed `r`. */
+function committed(r: RequestView): boolean {
+  return r.committed;
+}
 
 /** Decode's first token for a request comes from aux data written for the same room. */
 export const auxSlotIntegrity = property(
@@ -16,18 +23,20 @@ export const auxSlotIntegrity = property(
     guards:
       '#17259, #22716 (a reused metadata slot gives a request another room’s first token); #17430 (room check), #27374 (reset on free)',
     trigger: {
-      fires: (s) =>
-        s.context.auxFree !== undefined && requestEntries(s).some(([, r]) => r.committed),
+      fires: (s) => s.context.layout.mechanisms.auxSlots && someRequest(s, committed),
       vacuity: 'the scenario has no aux slots, or decode never committed a request',
     },
   },
   (s) => {
-    for (const [rid, r] of requestEntries(s)) {
-      if (r.firstTokenForeign !== true) continue;
-      const slot = r.auxSlot ?? r.dstAux;
-      const holder = slot === undefined || slot === null ? null : auxHolder(s.context, slot);
-      const from = holder === null ? 'no room' : who(s, holder);
-      return `${who(s, rid)} took its first token from metadata slot ${slot ?? '?'}, which held the aux data of ${from}`;
+    const rs = requestsOf(s);
+    for (let i = 0; i < rs.length; i++) {
+      const r = rs[i] as RequestView;
+      if (!r.firstTokenForeign) continue;
+      const slot = r.auxSlot !== -1 ? r.auxSlot : r.dstAux;
+      const holder = slot === -1 ? -1 : auxHolder(s.context, slot);
+      const holderId = holder === -1 ? undefined : s.context.layout.requests[holder];
+      const from = holderId === undefined ? 'no room' : who(s, holderId);
+      return `${who(s, r.id)} took its first token from metadata slot ${slot === -1 ? '?' : slot}, which held the aux data of ${from}`;
     }
     return null;
   },

@@ -3,17 +3,29 @@
  * one-token placeholder, prefilled and handed off anyway; decode committed the full length and
  * attended over pages that still held another tenant's KV.
  */
-import { slotOf } from '../machines/kvPagePool.ts';
+import { idOf, type PoolView, poolView, type RequestView } from '../machines/servingView.ts';
 import { property } from './property.ts';
 import {
   isDecoding,
-  regionPath,
+  readAnyOn,
+  regionAt,
   rejectedBy,
-  requestEntries,
-  tenantOf,
+  requestsOf,
+  type ServingState,
+  someRequest,
+  tenantOfCode,
   wasRejected,
   who,
+  writerAtPosition,
 } from './vocabulary.ts';
+
+/** Nodes in the decoded read set's order. */
+const readOrder = ['decode', 'prefill'] as const;
+
+/** Whether some request was rejected at intake on either side. */
+function someRejected(s: ServingState): boolean {
+  return someRequest(s, wasRejected);
+}
 
 /**
  * A rejected request is never handed off to decode.
@@ -26,12 +38,14 @@ export const rejectedNeverHandedOff = property(
   {
     guards: 'the 2026 incident; #30233, #32605; fixed by #38935 and #36988',
     trigger: {
-      fires: (s) => requestEntries(s).some(([, r]) => wasRejected(r)),
+      fires: someRejected,
       vacuity: 'no request was rejected at intake',
     },
   },
   (s) => {
-    for (const [rid, r] of requestEntries(s)) {
+    const rs = requestsOf(s);
+    for (let i = 0; i < rs.length; i++) {
+      const r = rs[i] as RequestView;
       if (!wasRejected(r) || !(r.kvSent || r.committed)) continue;
       const what = [
         r.kvSent ? 'KV was sent for its room' : '',
@@ -39,7 +53,7 @@ export const rejectedNeverHandedOff = property(
       ]
         .filter(Boolean)
         .join(' and ');
-      return `${who(s, rid)} was rejected at intake by ${rejectedBy(r)}, yet ${what}`;
+      return `${who(s, r.id)} was rejected at intake by ${rejectedBy(r)}, yet ${what}`;
     }
     return null;
   },
@@ -66,32 +80,47 @@ export const rejectedHoldsNothing = property(
   {
     guards: '#38935 (retire intake-rejected requests before the PD handoff)',
     trigger: {
-      fires: (s) => requestEntries(s).some(([, r]) => wasRejected(r)),
+      fires: someRejected,
       vacuity: 'no request was rejected at intake',
     },
   },
   (s) => {
-    for (const [rid, r] of requestEntries(s)) {
-      const held: string[] = [];
-      if (r.rejectedOnPrefill) {
-        if (regionPath(s, rid, 'transfer') !== 'unopened') held.push('a bootstrap room');
-        if (r.prefilled > 0) held.push('a prefill forward');
-        if (r.prefillPages.length > 0) held.push(`prefill pages ${r.prefillPages.join(', ')}`);
-      }
-      if (r.rejectedOnDecode) {
-        if (r.decodePages.length > 0) held.push(`decode pages ${r.decodePages.join(', ')}`);
-        if (r.auxSlot !== undefined && r.auxSlot !== null) {
-          held.push(`decode metadata slot ${r.auxSlot}`);
-        }
-        if (r.reads.some((x) => x.node === 'decode')) held.push('a decode forward');
-      }
-      if (held.length > 0) {
-        return `${who(s, rid)} was rejected at intake by ${rejectedBy(r)}, yet has ${held.join(', ')}`;
-      }
+    const rs = requestsOf(s);
+    for (let i = 0; i < rs.length; i++) {
+      const r = rs[i] as RequestView;
+      if (holdsOnRejectingSide(s, r)) return heldOnRejectingSide(s, r);
     }
     return null;
   },
 );
+
+/** Whether `r` holds anything on a side that rejected it (allocation-free). */
+function holdsOnRejectingSide(s: ServingState, r: RequestView): boolean {
+  return (
+    (r.rejectedOnPrefill &&
+      (!regionAt(s, r.id, 'transfer', 'unopened') ||
+        r.prefilled > 0 ||
+        r.pageCount('prefill') > 0)) ||
+    (r.rejectedOnDecode &&
+      (r.pageCount('decode') > 0 || r.auxSlot !== -1 || readAnyOn(r, 'decode')))
+  );
+}
+
+/** The violation message of `rejectedHoldsNothing` for `r`, which holds something. */
+function heldOnRejectingSide(s: ServingState, r: RequestView): string {
+  const held: string[] = [];
+  if (r.rejectedOnPrefill) {
+    if (!regionAt(s, r.id, 'transfer', 'unopened')) held.push('a bootstrap room');
+    if (r.prefilled > 0) held.push('a prefill forward');
+    if (r.pageCount('prefill') > 0) held.push(`prefill pages ${r.pages('prefill').join(', ')}`);
+  }
+  if (r.rejectedOnDecode) {
+    if (r.pageCount('decode') > 0) held.push(`decode pages ${r.pages('decode').join(', ')}`);
+    if (r.auxSlot !== -1) held.push(`decode metadata slot ${r.auxSlot}`);
+    if (readAnyOn(r, 'decode')) held.push('a decode forward');
+  }
+  return `${who(s, r.id)} was rejected at intake by ${rejectedBy(r)}, yet has ${held.join(', ')}`;
+}
 
 /**
  * Decode (and prefill) read only KV written by the same tenant.
@@ -104,21 +133,65 @@ export const noCrossTenantRead = property(
   {
     guards: 'the 2026 incident (155 replies with other tenants’ data); pages are not scrubbed',
     trigger: {
-      fires: (s) => requestEntries(s).some(([, r]) => r.reads.some((x) => x.writer !== null)),
+      fires: someWrittenRead,
       vacuity: 'no request read a slot that any request had written',
     },
   },
   (s) => {
-    for (const [rid, r] of requestEntries(s)) {
-      const own = tenantOf(s, rid);
-      const foreign = r.reads.find((x) => x.writer !== null && tenantOf(s, x.writer) !== own);
-      if (foreign?.writer) {
-        return `${who(s, rid)} read ${foreign.node} page ${foreign.page}, last written by ${who(s, foreign.writer)}`;
-      }
+    const rs = requestsOf(s);
+    for (let i = 0; i < rs.length; i++) {
+      const r = rs[i] as RequestView;
+      const message = foreignRead(s, r);
+      if (message !== null) return message;
     }
     return null;
   },
 );
+
+/** Whether some request read a slot that some request had written. */
+function someWrittenRead(s: ServingState): boolean {
+  return someRequest(s, readWrittenSlot);
+}
+
+/** Whether `r` read a slot that some request had written (a writer other than nobody). */
+function readWrittenSlot(r: RequestView): boolean {
+  const L = r.layout;
+  for (let page = 0; page < L.prefill.pages; page++) {
+    for (let code = 1; code < L.writerCodes; code++) {
+      if (r.hasRead('prefill', page, code)) return true;
+    }
+  }
+  for (let page = 0; page < L.decode.pages; page++) {
+    for (let code = 1; code < L.writerCodes; code++) {
+      if (r.hasRead('decode', page, code)) return true;
+    }
+  }
+  return false;
+}
+
+/**
+ * The first read of `r`, in the read set's order, of a slot another tenant last wrote, as a
+ * violation message; null when there is none (allocating nothing).
+ */
+function foreignRead(s: ServingState, r: RequestView): string | null {
+  const L = r.layout;
+  for (let n = 0; n < readOrder.length; n++) {
+    const node = readOrder[n] as (typeof readOrder)[number];
+    const pages = L.pool(node).pages;
+    for (let page = 0; page < pages; page++) {
+      for (let k = 0; k < L.writerOrder.length; k++) {
+        const code = L.writerOrder[k] as number;
+        if (code === 0 || !r.hasRead(node, page, code)) continue;
+        if (tenantOfCode(s, code) === r.tenant) continue;
+        const writer = idOf(L, code);
+        if (writer) {
+          return `${who(s, r.id)} read ${node} page ${page}, last written by ${who(s, writer)}`;
+        }
+      }
+    }
+  }
+  return null;
+}
 
 /**
  * Decode runs a request only over KV that request wrote.
@@ -131,24 +204,45 @@ export const coverageBeforeCommit = property(
   {
     guards: 'the 2026 incident; #38704 (decode-side coverage check)',
     trigger: {
-      fires: (s) => requestEntries(s).some(([rid]) => isDecoding(s, rid)),
+      fires: someDecoding,
       vacuity: 'decode never ran a committed request',
     },
   },
   (s) => {
-    const pool = s.context.decodePool;
-    for (const [rid, r] of requestEntries(s)) {
-      if (!isDecoding(s, rid)) continue;
+    const rs = requestsOf(s);
+    for (let i = 0; i < rs.length; i++) {
+      const r = rs[i] as RequestView;
+      if (!isDecoding(s, r.id)) continue;
+      const pool = poolView(s.context, 'decode');
+      if (coversOwnKv(pool, r)) continue;
       const missing: string[] = [];
       for (let pos = 0; pos < r.seqLen; pos++) {
-        const slot = slotOf(r.decodePages, pos, pool.pageSize);
-        const writer = slot === null ? null : pool.writer[slot];
-        if (writer !== rid) missing.push(`${pos} (${writer ?? 'never written'})`);
+        const writer = writerAtPosition(pool, r, pos);
+        if (writer !== r.code) {
+          missing.push(
+            `${pos} (${(writer > 0 ? idOf(r.layout, writer) : null) ?? 'never written'})`,
+          );
+        }
       }
-      if (missing.length > 0) {
-        return `${who(s, rid)} runs with seq_len ${r.seqLen} but ${r.kvArrived} position(s) arrived; positions not its own: ${missing.join(', ')}`;
-      }
+      return `${who(s, r.id)} runs with seq_len ${r.seqLen} but ${r.kvArrived} position(s) arrived; positions not its own: ${missing.join(', ')}`;
     }
     return null;
   },
 );
+
+/** Whether decode runs some committed request. */
+function someDecoding(s: ServingState): boolean {
+  return someRequest(s, decoding);
+}
+
+function decoding(r: RequestView, s: ServingState): boolean {
+  return isDecoding(s, r.id);
+}
+
+/** Whether every position of `r`'s row on `pool`'s node below its sequence length holds KV `r` wrote. */
+function coversOwnKv(pool: PoolView, r: RequestView): boolean {
+  for (let pos = 0; pos < r.seqLen; pos++) {
+    if (writerAtPosition(pool, r, pos) !== r.code) return false;
+  }
+  return true;
+}

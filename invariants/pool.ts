@@ -2,47 +2,101 @@
  * Page-pool properties: the allocator's own bookkeeping, which SGLang checks when idle
  * (`check_memory`) and which every isolation argument rests on.
  */
-import type { PagePool } from '../machines/kvPagePool.ts';
-import { cachedPages } from '../machines/prefixCache.ts';
+import { cachedPageCount } from '../machines/prefixCache.ts';
+import type { NodeRole } from '../machines/scenario.ts';
+import { idOf, poolView, type RequestView, requestViews } from '../machines/servingView.ts';
 import { property, type Trigger } from './property.ts';
-import { heldPages, type ServingState } from './vocabulary.ts';
-
-const nodes = ['prefill', 'decode'] as const;
-
-function poolOf(s: ServingState, node: (typeof nodes)[number]): PagePool {
-  return node === 'prefill' ? s.context.prefillPool : s.context.decodePool;
-}
+import { heldCount, holderOf, pageWritten, type ServingState, someRequest } from './vocabulary.ts';
 
 /** Pool properties can fail only once some page is held or cached. */
 const somePageHeld: Trigger = {
   fires: (s) =>
-    nodes.some((node) => heldPages(s, node).length > 0) || cachedPages(s.context).length > 0,
+    heldCount(s, 'prefill') > 0 || heldCount(s, 'decode') > 0 || cachedPageCount(s.context) > 0,
   vacuity: 'no page was ever held',
 };
+
+/**
+ * The first violation of exclusive ownership on `node`, scanning held pages in request then row
+ * order, then the pool's owners in page order; null when there is none (allocating nothing).
+ */
+function ownershipViolation(s: ServingState, node: NodeRole): string | null {
+  const pool = poolView(s.context, node);
+  const L = s.context.layout;
+  const rs = requestViews(s.context);
+  for (let i = 0; i < rs.length; i++) {
+    const r = rs[i] as RequestView;
+    const n = r.pageCount(node);
+    for (let k = 0; k < n; k++) {
+      const page = r.pageAt(node, k);
+      const other = earlierHolder(rs, node, i, k, page);
+      if (other !== null) return `${node} page ${page} is held by both ${other.id} and ${r.id}`;
+      const owner = page >= 0 && page < pool.capacity ? pool.owner(page) : 0;
+      if (owner !== r.code) {
+        return `${node} page ${page} is held by ${r.id} but owned by ${idOf(L, owner) ?? 'nobody'}`;
+      }
+    }
+  }
+  for (let page = 0; page < pool.capacity; page++) {
+    const owner = pool.owner(page);
+    if (owner !== 0 && holderOf(rs, node, page) !== owner) {
+      return `${node} page ${page} is owned by ${idOf(L, owner)} but not in its row`;
+    }
+  }
+  return null;
+}
+
+/** The request holding `page` before entry `k` of request `i`'s row, in scan order, or null. */
+function earlierHolder(
+  rs: readonly RequestView[],
+  node: NodeRole,
+  i: number,
+  k: number,
+  page: number,
+): RequestView | null {
+  for (let j = 0; j <= i; j++) {
+    const q = rs[j] as RequestView;
+    const n = j === i ? k : q.pageCount(node);
+    for (let m = 0; m < n; m++) if (q.pageAt(node, m) === page) return q;
+  }
+  return null;
+}
 
 /** A page has one holder, and the pool's owner field agrees with the requests' rows. */
 export const exclusivePageOwnership = property(
   'A page is held by at most one live request, and the pool records that request as its owner.',
   { guards: '#35049 (a page reallocated while a transfer still writes it)', trigger: somePageHeld },
-  (s) => {
-    for (const node of nodes) {
-      const pool = poolOf(s, node);
-      const seen = new Map<number, string>();
-      for (const { page, rid } of heldPages(s, node)) {
-        const other = seen.get(page);
-        if (other !== undefined) return `${node} page ${page} is held by both ${other} and ${rid}`;
-        seen.set(page, rid);
-        if (pool.owner[page] !== rid) {
-          return `${node} page ${page} is held by ${rid} but owned by ${pool.owner[page] ?? 'nobody'}`;
-        }
-      }
-      const orphan = pool.owner.findIndex((o, page) => o !== null && seen.get(page) !== o);
-      if (orphan >= 0)
-        return `${node} page ${orphan} is owned by ${pool.owner[orphan]} but not in its row`;
-    }
-    return null;
-  },
+  (s) => ownershipViolation(s, 'prefill') ?? ownershipViolation(s, 'decode'),
 );
+
+/** Whether some page on `node`'s free list has a written slot. */
+function writtenPageFree(s: ServingState, node: NodeRole): boolean {
+  const pool = poolView(s.context, node);
+  const n = pool.freeCount;
+  for (let k = 0; k < n; k++) if (pageWritten(pool, pool.freeAt(k))) return true;
+  return false;
+}
+
+/** The first double free or free-while-held on `node`, or null (allocating nothing). */
+function freeViolation(s: ServingState, node: NodeRole): string | null {
+  const pool = poolView(s.context, node);
+  const n = pool.freeCount;
+  for (let k = 0; k < n; k++) {
+    const page = pool.freeAt(k);
+    for (let j = 0; j < k; j++) {
+      if (pool.freeAt(j) === page) return `${node} page ${page} is on the free list twice`;
+    }
+  }
+  const rs = requestViews(s.context);
+  for (let i = 0; i < rs.length; i++) {
+    const r = rs[i] as RequestView;
+    const m = r.pageCount(node);
+    for (let k = 0; k < m; k++) {
+      const page = r.pageAt(node, k);
+      if (pool.isFree(page)) return `${node} page ${page} is free while ${r.id} still holds it`;
+    }
+  }
+  return null;
+}
 
 /** No page is freed twice or freed while still held. */
 export const freedExactlyOnce = property(
@@ -50,29 +104,17 @@ export const freedExactlyOnce = property(
   {
     guards: '#30937 (a double release on an error during transfer)',
     trigger: {
-      fires: (s) =>
-        nodes.some((node) => {
-          const pool = poolOf(s, node);
-          return pool.free.some((page) =>
-            pool.writer
-              .slice(page * pool.pageSize, (page + 1) * pool.pageSize)
-              .some((w) => w !== null),
-          );
-        }),
+      fires: (s) => writtenPageFree(s, 'prefill') || writtenPageFree(s, 'decode'),
       vacuity: 'no written page was ever freed',
     },
   },
-  (s) => {
-    for (const node of nodes) {
-      const pool = poolOf(s, node);
-      const dup = pool.free.find((p, i) => pool.free.indexOf(p) !== i);
-      if (dup !== undefined) return `${node} page ${dup} is on the free list twice`;
-      const held = heldPages(s, node).find(({ page }) => pool.free.includes(page));
-      if (held) return `${node} page ${held.page} is free while ${held.rid} still holds it`;
-    }
-    return null;
-  },
+  (s) => freeViolation(s, 'prefill') ?? freeViolation(s, 'decode'),
 );
+
+/** Whether `r`'s room drains a write that will still land (with `lateWrites`). */
+function draining(r: RequestView): boolean {
+  return r.draining;
+}
 
 /** KV lands only in pages the writing request holds. */
 export const noWriteAfterFree = property(
@@ -81,19 +123,22 @@ export const noWriteAfterFree = property(
     guards: '#24527, #35049 (a late transfer write into a freed, reallocated page)',
     trigger: {
       fires: (s) =>
-        Object.values(s.context.requests).some((r) => r.draining === true) ||
-        nodes.some((node) => poolOf(s, node).strayWrites.length > 0),
+        someRequest(s, draining) ||
+        poolView(s.context, 'prefill').strayCount > 0 ||
+        poolView(s.context, 'decode').strayCount > 0,
       vacuity: 'no transfer write was in flight after its room was aborted',
     },
   },
-  (s) => {
-    for (const node of nodes) {
-      const stray = poolOf(s, node).strayWrites[0];
-      if (stray) return `${stray.by} wrote ${node} page ${stray.page} without holding it`;
-    }
-    return null;
-  },
+  (s) => strayWrite(s, 'prefill') ?? strayWrite(s, 'decode'),
 );
+
+/** The first stray write recorded on `node`, as a violation message, or null. */
+function strayWrite(s: ServingState, node: NodeRole): string | null {
+  const pool = poolView(s.context, node);
+  if (pool.strayCount === 0) return null;
+  const by = idOf(s.context.layout, pool.strayBy(0)) ?? '?';
+  return `${by} wrote ${node} page ${pool.strayPage(0)} without holding it`;
+}
 
 /** Free plus held (plus cached) equals capacity, on each node. */
 export const poolAccounting = property(
@@ -102,19 +147,18 @@ export const poolAccounting = property(
     guards: 'SGLang’s own idle check (`check_memory`: available + evictable == size)',
     trigger: somePageHeld,
   },
-  (s) => {
-    for (const node of nodes) {
-      const pool = poolOf(s, node);
-      const held = heldPages(s, node).length;
-      const capacity = pool.owner.length;
-      // Pages of prefill's prefix cache count as held (by the cache), as SGLang's protected
-      // and evictable sizes do; there are none unless a scenario names a prefix.
-      const cached = node === 'prefill' ? cachedPages(s.context).length : 0;
-      if (pool.free.length + held + cached !== capacity) {
-        const inCache = cached > 0 ? ` cached=${cached}` : '';
-        return `${node} pool: free=${pool.free.length} held=${held}${inCache} capacity=${capacity}`;
-      }
-    }
-    return null;
-  },
+  (s) => accountingViolation(s, 'prefill') ?? accountingViolation(s, 'decode'),
 );
+
+/** Whether `node`'s free, held and cached pages add up to its capacity; a message if not. */
+function accountingViolation(s: ServingState, node: NodeRole): string | null {
+  const pool = poolView(s.context, node);
+  const held = heldCount(s, node);
+  const capacity = pool.capacity;
+  // Pages of prefill's prefix cache count as held (by the cache), as SGLang's protected
+  // and evictable sizes do; there are none unless a scenario names a prefix.
+  const cached = node === 'prefill' ? cachedPageCount(s.context) : 0;
+  if (pool.freeCount + held + cached === capacity) return null;
+  const inCache = cached > 0 ? ` cached=${cached}` : '';
+  return `${node} pool: free=${pool.freeCount} held=${held}${inCache} capacity=${capacity}`;
+}

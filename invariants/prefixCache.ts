@@ -6,8 +6,15 @@
  * elsewhere the property holds trivially.
  */
 import { nodeOwnerOf } from '../machines/prefixCache.ts';
+import type { RequestId } from '../machines/scenario.ts';
+import type { RequestView } from '../machines/servingView.ts';
 import { property } from './property.ts';
-import { requestEntries, tenantOf, who } from './vocabulary.ts';
+import { requestsOf, someRequest, who } from './vocabulary.ts';
+
+/** Whether `r`'s prefill row starts with locked prefix-cache pages. */
+function reusesPrefix(r: RequestView): boolean {
+  return r.listLen(r.layout.lists.prefixPages) > 0;
+}
 
 /** A request reuses cached prefix pages only from a node inserted under its own tenant's salt. */
 export const prefixSharingRespectsSalt = property(
@@ -16,18 +23,21 @@ export const prefixSharingRespectsSalt = property(
     guards:
       '#37160 (external KV storage keys ignore cache_salt); RadixKey extra_key: different salts never share prefix nodes',
     trigger: {
-      fires: (s) => requestEntries(s).some(([, r]) => (r.prefixPages?.length ?? 0) > 0),
+      fires: (s) => someRequest(s, reusesPrefix),
       vacuity: 'no request reused prefix-cache pages',
     },
   },
   (s) => {
-    for (const [rid, r] of requestEntries(s)) {
-      const first = r.prefixPages?.[0];
-      if (first === undefined) continue;
-      const owner = nodeOwnerOf(s.context, first);
-      if (owner !== null && tenantOf(s, owner) !== tenantOf(s, rid)) {
-        const pages = (r.prefixPages ?? []).join(', ');
-        return `${who(s, rid)} reuses prefill cache page(s) ${pages}, inserted by ${who(s, owner)} under another tenant’s salt`;
+    const L = s.context.layout;
+    const rs = requestsOf(s);
+    for (let i = 0; i < rs.length; i++) {
+      const r = rs[i] as RequestView;
+      const slot = L.lists.prefixPages;
+      if (r.listLen(slot) === 0) continue;
+      const owner = nodeOwnerOf(s.context, r.listAt(slot, 0));
+      if (owner !== -1 && L.tenants[owner] !== r.tenant) {
+        const pages = r.list(slot).join(', ');
+        return `${who(s, r.id)} reuses prefill cache page(s) ${pages}, inserted by ${who(s, L.requests[owner] as RequestId)} under another tenant’s salt`;
       }
     }
     return null;

@@ -2,8 +2,17 @@
  * Protocol properties: the KV transfer's status discipline and what the client is told.
  */
 import { kvPoll } from '../machines/context.ts';
+import type { RequestView } from '../machines/servingView.ts';
 import { property } from './property.ts';
-import { regionPath, requestEntries, wasRejected, who } from './vocabulary.ts';
+import {
+  regionAt,
+  regionPath,
+  requestsOf,
+  type ServingState,
+  someRequest,
+  wasRejected,
+  who,
+} from './vocabulary.ts';
 
 const pollOfState: Readonly<Record<string, number>> = {
   unopened: -1,
@@ -15,6 +24,21 @@ const pollOfState: Readonly<Record<string, number>> = {
   failed: kvPoll.failed,
 };
 
+/** Whether `r`'s bootstrap room was opened (its transfer region left `unopened`). */
+function roomOpened(r: RequestView, s: ServingState): boolean {
+  return !regionAt(s, r.id, 'transfer', 'unopened');
+}
+
+/** Whether `r` was rejected or aborted and the router answered it. */
+function failedAndAnswered(r: RequestView): boolean {
+  return r.clientStatus !== 0 && (wasRejected(r) || r.aborted);
+}
+
+/** Whether either side replied to `r`. */
+function sideReplied(r: RequestView): boolean {
+  return r.repliesPrefill + r.repliesDecode > 0;
+}
+
 /** KVPoll moves forward only, Failed overrides and sticks, Success means KV was sent. */
 export const kvPollMonotone = property(
   'A room’s KVPoll only moves forward (Bootstrapping, WaitingForInput, Transferring, Success), except to Failed, which is final; Success implies KV was sent.',
@@ -22,13 +46,15 @@ export const kvPollMonotone = property(
     guards:
       'SGLang `CommonKVManager.update_status` (max rule, Failed sticky); no resurrection after clear',
     trigger: {
-      fires: (s) =>
-        requestEntries(s).some(([rid]) => regionPath(s, rid, 'transfer') !== 'unopened'),
+      fires: (s) => someRequest(s, roomOpened),
       vacuity: 'no bootstrap room was opened',
     },
   },
   (s) => {
-    for (const [rid, r] of requestEntries(s)) {
+    const rs = requestsOf(s);
+    for (let i = 0; i < rs.length; i++) {
+      const r = rs[i] as RequestView;
+      const rid = r.id;
       const at = regionPath(s, rid, 'transfer');
       const poll = pollOfState[at];
       if (poll === undefined) return `${who(s, rid)}: room in unknown state ${at}`;
@@ -52,18 +78,20 @@ export const errorReachesClient = property(
     guards:
       'the 2026 incident (HTTP 200 over another tenant’s KV); #33507 (Success overwrites the pending abort); mini_lb returns decode’s status',
     trigger: {
-      fires: (s) =>
-        requestEntries(s).some(([, r]) => r.clientReply !== null && (wasRejected(r) || r.aborted)),
+      fires: (s) => someRequest(s, failedAndAnswered),
       vacuity: 'no rejected or aborted request was answered',
     },
   },
   (s) => {
-    for (const [rid, r] of requestEntries(s)) {
-      const rep = r.clientReply;
-      if (!rep || rep.status >= 400 || rep.tokens === 0) continue;
+    const rs = requestsOf(s);
+    for (let i = 0; i < rs.length; i++) {
+      const r = rs[i] as RequestView;
+      const status = r.clientStatus;
+      const tokens = r.clientTokens;
+      if (status === 0 || status >= 400 || tokens === 0) continue;
       if (wasRejected(r) || r.aborted) {
         const why = wasRejected(r) ? 'rejected at intake' : 'aborted';
-        return `${who(s, rid)} was ${why} but the client got ${rep.status} with ${rep.tokens} token(s)`;
+        return `${who(s, r.id)} was ${why} but the client got ${status} with ${tokens} token(s)`;
       }
     }
     return null;
@@ -77,16 +105,19 @@ export const singleTerminalResponse = property(
     guards:
       '#36988 (an abort is streamed exactly once); #36926 (a late chunk result after an abort)',
     trigger: {
-      fires: (s) =>
-        requestEntries(s).some(([, r]) => r.replyCount.prefill + r.replyCount.decode > 0),
+      fires: (s) => someRequest(s, sideReplied),
       vacuity: 'no side ever replied',
     },
   },
   (s) => {
-    for (const [rid, r] of requestEntries(s)) {
-      const { prefill, decode, client } = r.replyCount;
+    const rs = requestsOf(s);
+    for (let i = 0; i < rs.length; i++) {
+      const r = rs[i] as RequestView;
+      const prefill = r.repliesPrefill;
+      const decode = r.repliesDecode;
+      const client = r.repliesClient;
       if (prefill > 1 || decode > 1 || client > 1) {
-        return `${who(s, rid)}: replies prefill=${prefill} decode=${decode} client=${client}`;
+        return `${who(s, r.id)}: replies prefill=${prefill} decode=${decode} client=${client}`;
       }
     }
     return null;

@@ -3,9 +3,13 @@
  * answer, and no page is still held. They stand in for liveness on the finite, acyclic spaces
  * kvcheck explores: every run ends in a terminal state.
  */
-import { cachedPages } from '../machines/prefixCache.ts';
+import { cachedPageCount } from '../machines/prefixCache.ts';
+import type { NodeRole, RequestId } from '../machines/scenario.ts';
+import { poolView, type RequestView, requestViews } from '../machines/servingView.ts';
 import { property, type Trigger } from './property.ts';
-import { heldPages, regionIn, regionPath, requestIds, who } from './vocabulary.ts';
+import { regionIn, regionPath, requestIds, type ServingState, who } from './vocabulary.ts';
+
+const sides = ['prefill', 'decode'] as const;
 
 /** Terminal properties can fail wherever nothing can move (triggers run on terminal states). */
 const terminalReached: Trigger = {
@@ -23,8 +27,11 @@ export const noDeadlock = property(
     trigger: terminalReached,
   },
   (s) => {
-    for (const rid of requestIds(s)) {
-      for (const region of ['prefill', 'decode'] as const) {
+    const rids = requestIds(s);
+    for (let i = 0; i < rids.length; i++) {
+      const rid = rids[i] as RequestId;
+      for (let k = 0; k < sides.length; k++) {
+        const region = sides[k] as NodeRole;
         if (!regionIn(s, rid, region, 'done')) {
           return `${who(s, rid)} is stuck: ${region} in ${regionPath(s, rid, region)}`;
         }
@@ -43,9 +50,11 @@ export const everyRequestAnswered = property(
     trigger: terminalReached,
   },
   (s) => {
-    for (const rid of requestIds(s)) {
-      if (s.context.requests[rid]?.clientReply == null) {
-        return `${who(s, rid)} never got a reply (router in ${regionPath(s, rid, 'router')})`;
+    const rs = requestViews(s.context);
+    for (let i = 0; i < rs.length; i++) {
+      const r = rs[i] as RequestView;
+      if (r.clientStatus === 0) {
+        return `${who(s, r.id)} never got a reply (router in ${regionPath(s, r.id, 'router')})`;
       }
     }
     return null;
@@ -60,26 +69,32 @@ export const noLeakAtQuiescence = property(
     kind: 'terminal',
     trigger: terminalReached,
   },
-  (s) => {
-    for (const node of ['prefill', 'decode'] as const) {
-      const held = heldPages(s, node);
-      const first = held[0];
-      if (first)
-        return `${node} page ${first.page} is still held by ${who(s, first.rid)} at quiescence`;
-      const pool = node === 'prefill' ? s.context.prefillPool : s.context.decodePool;
-      // An unlocked prefix-cache page is evictable, hence available (SGLang's idle check counts
-      // available + evictable); a locked one is still in use.
-      const locked = Object.values(s.context.requests).find(
-        (r) => (r.cachedPrefix?.lockRef ?? 0) > 0,
-      );
-      if (node === 'prefill' && locked?.cachedPrefix) {
-        return `prefill cache pages ${locked.cachedPrefix.pages.join(', ')} are still locked at quiescence`;
-      }
-      const evictable = node === 'prefill' ? cachedPages(s.context).length : 0;
-      if (pool.free.length + evictable !== pool.owner.length) {
-        return `${node} pool: ${pool.free.length} of ${pool.owner.length} pages free at quiescence`;
+  (s) => leftAtQuiescence(s, 'prefill') ?? leftAtQuiescence(s, 'decode'),
+);
+
+/** What of `node`'s pool is still in use where nothing can move, or null. */
+function leftAtQuiescence(s: ServingState, node: NodeRole): string | null {
+  const rs = requestViews(s.context);
+  for (let i = 0; i < rs.length; i++) {
+    const r = rs[i] as RequestView;
+    if (r.pageCount(node) > 0) {
+      return `${node} page ${r.pageAt(node, 0)} is still held by ${who(s, r.id)} at quiescence`;
+    }
+  }
+  const pool = poolView(s.context, node);
+  // An unlocked prefix-cache page is evictable, hence available (SGLang's idle check counts
+  // available + evictable); a locked one is still in use.
+  if (node === 'prefill') {
+    for (let i = 0; i < rs.length; i++) {
+      const r = rs[i] as RequestView;
+      if (r.cachedLockRef > 0) {
+        return `prefill cache pages ${r.list(r.layout.lists.cachedPages).join(', ')} are still locked at quiescence`;
       }
     }
-    return null;
-  },
-);
+  }
+  const evictable = node === 'prefill' ? cachedPageCount(s.context) : 0;
+  if (pool.freeCount + evictable !== pool.capacity) {
+    return `${node} pool: ${pool.freeCount} of ${pool.capacity} pages free at quiescence`;
+  }
+  return null;
+}

@@ -2,59 +2,73 @@
  * Witnesses: situations that must be reachable in a scenario, so that a pass is not vacuous.
  * A scenario names the ones it must reach; the checker reports every one.
  */
-import type { RequestState } from '../machines/context.ts';
 import { nodeOwnerOf } from '../machines/prefixCache.ts';
-import type { RequestId } from '../machines/scenario.ts';
+import type { NodeRole } from '../machines/scenario.ts';
+import { poolView, type RequestView, requestViews } from '../machines/servingView.ts';
 import { witness } from './property.ts';
 import {
-  heldPages,
+  pageHoldsOtherTenant,
+  readAnyOn,
   regionIn,
-  requestEntries,
   type ServingState,
-  tenantOf,
+  someRequest,
   wasRejected,
 } from './vocabulary.ts';
 
 /** Some request was rejected at intake (the reject path was exercised). */
 export const someRequestRejected = witness(
   'Some request is rejected at intake by a tokenizer or scheduler limit.',
-  (s) => requestEntries(s).some(([, r]) => wasRejected(r)),
+  (s) => someRequest(s, wasRejected),
 );
 
 /** Some request ran a decode forward (attention over decode's pages was exercised). */
 export const someRequestDecoded = witness(
   'Some request runs at least one decode step over its KV.',
-  (s) => requestEntries(s).some(([, r]) => r.reads.some((x) => x.node === 'decode')),
+  (s) => someRequest(s, readDecodePages),
 );
+
+/** Whether `r` read some slot of decode's pool. */
+function readDecodePages(r: RequestView): boolean {
+  return readAnyOn(r, 'decode');
+}
 
 /** A page changed hands between tenants with the old tenant's KV still in it. */
 export const pageReusedAcrossTenants = witness(
   'A request holds a page that still holds KV written by another tenant.',
-  (s) =>
-    (['prefill', 'decode'] as const).some((node) => {
-      const pool = node === 'prefill' ? s.context.prefillPool : s.context.decodePool;
-      return heldPages(s, node).some(({ page, rid }) => {
-        const slots = pool.writer.slice(page * pool.pageSize, (page + 1) * pool.pageSize);
-        return slots.some((w) => w !== null && tenantOf(s, w) !== tenantOf(s, rid));
-      });
-    }),
+  (s) => holdsForeignKv(s, 'prefill') || holdsForeignKv(s, 'decode'),
 );
 
-/** The owner of the cache node whose pages `r`'s prefill row starts with, or null. */
-function prefixOwner(s: ServingState, r: RequestState): RequestId | null {
-  const first = r.prefixPages?.[0];
-  return first === undefined ? null : nodeOwnerOf(s.context, first);
+/** Whether a request holds a page of `node` some slot of which another tenant last wrote. */
+function holdsForeignKv(s: ServingState, node: NodeRole): boolean {
+  const pool = poolView(s.context, node);
+  const rs = requestViews(s.context);
+  for (let i = 0; i < rs.length; i++) {
+    const r = rs[i] as RequestView;
+    const n = r.pageCount(node);
+    for (let k = 0; k < n; k++) {
+      if (pageHoldsOtherTenant(pool, r.pageAt(node, k), r.tenant)) return true;
+    }
+  }
+  return false;
+}
+
+/** The index of the request whose cache node `r`'s prefill row starts with, or -1. */
+function prefixOwner(s: ServingState, r: RequestView): number {
+  const slot = r.layout.lists.prefixPages;
+  return r.listLen(slot) === 0 ? -1 : nodeOwnerOf(s.context, r.listAt(slot, 0));
 }
 
 /** A request reused prefix-cache pages that a request of its own tenant inserted. */
 export const prefixCacheHit = witness(
   'A request’s prefill reuses prefix-cache pages inserted by a request of its own tenant.',
-  (s) =>
-    requestEntries(s).some(([rid, r]) => {
-      const owner = prefixOwner(s, r);
-      return owner !== null && tenantOf(s, owner) === tenantOf(s, rid);
-    }),
+  (s) => someRequest(s, reusesOwnTenantsPrefix),
 );
+
+/** Whether `r`'s prefill row starts with a cache node a request of its own tenant inserted. */
+function reusesOwnTenantsPrefix(r: RequestView, s: ServingState): boolean {
+  const owner = prefixOwner(s, r);
+  return owner !== -1 && r.layout.tenants[owner] === r.tenant;
+}
 
 /**
  * A request's prefix lookup meets a node another tenant inserted: the request is admitted on
@@ -65,38 +79,38 @@ export const prefixCacheHit = witness(
  */
 export const prefixLookupFindsOtherTenant = witness(
   'A request’s prefix-cache lookup meets a node inserted by another tenant (whether or not the cache shares it).',
-  (s) =>
-    requestEntries(s).some(([rid, r]) => {
-      const owner = prefixOwner(s, r);
-      if (owner !== null) return tenantOf(s, owner) !== tenantOf(s, rid);
-      const group = s.context.prefixGroups?.[rid] ?? null;
-      const lookupNext = r.prefillLen > 0 && r.prefilled === 0 && !wasRejected(r) && !r.aborted;
-      return (
-        group !== null &&
-        lookupNext &&
-        !regionIn(s, rid, 'prefill', 'done') &&
-        requestEntries(s).some(
-          ([owner, q]) =>
-            (q.cachedPrefix ?? null) !== null &&
-            s.context.prefixGroups?.[owner] === group &&
-            tenantOf(s, owner) !== tenantOf(s, rid),
-        )
-      );
-    }),
+  (s) => someRequest(s, lookupMeetsOtherTenant),
 );
+
+/** Whether `r`'s prefix lookup meets (or met) a node another tenant inserted. */
+function lookupMeetsOtherTenant(r: RequestView, s: ServingState): boolean {
+  const L = r.layout;
+  const owner = prefixOwner(s, r);
+  if (owner !== -1) return L.tenants[owner] !== r.tenant;
+  const group = L.prefixGroups[r.i] ?? null;
+  const lookupNext = r.prefillLen > 0 && r.prefilled === 0 && !wasRejected(r) && !r.aborted;
+  if (group === null || !lookupNext || regionIn(s, r.id, 'prefill', 'done')) return false;
+  const rs = requestViews(s.context);
+  for (let j = 0; j < rs.length; j++) {
+    const q = rs[j] as RequestView;
+    if (q.cachedLockRef !== -1 && L.prefixGroups[j] === group && q.tenant !== r.tenant) {
+      return true;
+    }
+  }
+  return false;
+}
 
 /** Two rooms were given the same metadata slot: the slot was freed and reused. */
 export const auxSlotReused = witness(
   'A metadata (aux) slot that one request’s room was given is given again to a second request’s room.',
   (s) => {
-    const seen = new Set<number>();
-    return requestEntries(s).some(([, r]) => {
-      const slot = r.dstAux;
-      if (slot === undefined || slot === null) return false;
-      if (seen.has(slot)) return true;
-      seen.add(slot);
-      return false;
-    });
+    const rs = requestViews(s.context);
+    for (let i = 0; i < rs.length; i++) {
+      const slot = (rs[i] as RequestView).dstAux;
+      if (slot === -1) continue;
+      for (let j = 0; j < i; j++) if ((rs[j] as RequestView).dstAux === slot) return true;
+    }
+    return false;
   },
 );
 
@@ -107,17 +121,20 @@ export const auxSlotReused = witness(
  */
 export const lateWriteLanded = witness(
   'A KV write posted before its room was aborted lands after the abort.',
-  (s) =>
-    requestEntries(s).some(
-      ([rid, r]) =>
-        r.draining === false &&
-        regionIn(s, rid, 'transfer', 'failed') &&
-        r.prefillLen > 0 &&
-        r.kvSentUpTo >= r.prefillLen &&
-        r.kvArrived > 0 &&
-        r.kvArrived >= Math.min(r.kvSentUpTo, r.decodeLen),
-    ),
+  (s) => s.context.layout.mechanisms.lateWrites && someRequest(s, lateWriteLandedFor),
 );
+
+/** Whether `r`'s room failed, not draining, with everything sent arrived. */
+function lateWriteLandedFor(r: RequestView, s: ServingState): boolean {
+  return (
+    !r.draining &&
+    regionIn(s, r.id, 'transfer', 'failed') &&
+    r.prefillLen > 0 &&
+    r.kvSentUpTo >= r.prefillLen &&
+    r.kvArrived > 0 &&
+    r.kvArrived >= Math.min(r.kvSentUpTo, r.decodeLen)
+  );
+}
 
 /**
  * A room failed on a transfer fault: it is Failed while neither side has aborted the request
@@ -126,20 +143,32 @@ export const lateWriteLanded = witness(
  */
 export const transferFailed = witness(
   'A request’s KV transfer fails (the room is Failed by a fault, not by an abort).',
-  (s) =>
-    requestEntries(s).some(
-      ([, r]) => r.pollFailed && !r.aborted && !r.clientAborted && !wasRejected(r),
-    ),
+  (s) => someRequest(s, failedByFault),
 );
+
+/** Whether `r`'s room is Failed while neither side aborted or rejected it. */
+function failedByFault(r: RequestView): boolean {
+  return r.pollFailed && !r.aborted && !r.clientAborted && !wasRejected(r);
+}
 
 /** Some client aborted its request before the router replied. */
 export const clientAborted = witness(
   'A client aborts its request before the router has replied.',
-  (s) => requestEntries(s).some(([, r]) => r.clientAborted),
+  (s) => someRequest(s, abortedByClient),
 );
+
+/** Whether `r`'s client aborted it. */
+function abortedByClient(r: RequestView): boolean {
+  return r.clientAborted;
+}
 
 /** Prefill sent KV for a non-final chunk: some positions, but not the whole prompt. */
 export const chunkedTransfer = witness(
   'Prefill sends a non-final chunk’s KV to decode before the request’s last chunk is computed.',
-  (s) => requestEntries(s).some(([, r]) => r.kvSentUpTo > 0 && r.kvSentUpTo < r.prefillLen),
+  (s) => someRequest(s, sentPartOfPrompt),
 );
+
+/** Whether KV was sent for part of `r`'s prompt, not all of it. */
+function sentPartOfPrompt(r: RequestView): boolean {
+  return r.kvSentUpTo > 0 && r.kvSentUpTo < r.prefillLen;
+}

@@ -1,17 +1,23 @@
 /**
- * The composed system's context: both pools, one record per request, and the ghost fields the
- * invariants need. Everything is plain JSON built in a fixed key order, so two snapshots that
- * mean the same thing serialise to the same key.
+ * The composed system's context: a state vector (`layout.ts`) holding both pools, one block per
+ * request and the ghost fields the invariants need, next to its static layout. The update
+ * functions (`servingUpdates.ts`) write it in place; XState runs them on a copy. The decoded
+ * form (`DecodedContext`, `contextCodec.ts`) is plain JSON in a fixed key order, for rendering.
  */
-import { createPool, type PagePool } from './kvPagePool.ts';
-import {
-  type NodeRole,
-  poolPages,
-  prefixCacheOn,
-  type RequestId,
-  type Scenario,
-  type TenantId,
-} from './scenario.ts';
+import type { VectorContext } from '../src/engine/index.ts';
+import { initPool, type PagePool } from './kvPagePool.ts';
+import { F, type Layout, layoutOf } from './layout.ts';
+import type { NodeRole, RequestId, Scenario, TenantId } from './scenario.ts';
+import { listPush } from './vectorOps.ts';
+
+/**
+ * The serving machine's context: `words` is the whole state; `layout` is static (the same
+ * object in every state of a run) and not part of a state's identity.
+ */
+export interface ServingContext extends VectorContext {
+  readonly layout: Layout;
+  readonly words: Int32Array;
+}
 
 /** A reply as an HTTP status and the number of generated tokens it carries. */
 export interface Reply {
@@ -35,7 +41,7 @@ export const kvPoll = {
   success: 4,
 } as const;
 
-/** Everything one request holds or has done, on both sides. */
+/** Everything one request holds or has done, on both sides, decoded (see `DecodedContext`). */
 export interface RequestState {
   /** Tokens prefill computes: the prompt, or 1 for the placeholder. */
   readonly prefillLen: number;
@@ -110,8 +116,11 @@ export interface RequestState {
   readonly prefixPages?: readonly number[];
 }
 
-/** The composed system's context. */
-export interface ServingContext {
+/**
+ * The composed system's context decoded into plain JSON (`contextCodec.ts`): what traces,
+ * reports and ITF render, and what tests build states from.
+ */
+export interface DecodedContext {
   /** Static: each request's tenant. Not part of a state's identity. */
   readonly tenants: Readonly<Record<RequestId, TenantId>>;
   /**
@@ -130,77 +139,26 @@ export interface ServingContext {
   readonly clientAbortsLeft?: number;
 }
 
-/** A request before dispatch. */
-export function initialRequestState(): RequestState {
-  return {
-    prefillLen: 0,
-    prefillPages: [],
-    prefilled: 0,
-    kvSentUpTo: 0,
-    decodeLen: 0,
-    decodePages: [],
-    kvArrived: 0,
-    seqLen: 0,
-    generated: 0,
-    prefillReply: null,
-    decodeReply: null,
-    clientReply: null,
-    replyCount: { prefill: 0, decode: 0, client: 0 },
-    rejectedOnPrefill: false,
-    rejectedOnDecode: false,
-    aborted: false,
-    clientAborted: false,
-    kvSent: false,
-    committed: false,
-    reads: [],
-    pollPeak: -1,
-    pollFailed: false,
-  };
-}
-
 /** The context at the start of a run of `scenario`: empty pools, nothing dispatched. */
 export function initialContext(scenario: Scenario): ServingContext {
-  const tenants: Record<RequestId, TenantId> = {};
-  const requests: Record<RequestId, RequestState> = {};
-  for (const r of scenario.requests) {
-    tenants[r.id] = r.tenant;
-    requests[r.id] = { ...initialRequestState(), ...mechanismFields(scenario) };
+  const layout = layoutOf(scenario);
+  const w = new Int32Array(layout.words);
+  for (let i = 0; i < layout.requests.length; i++) {
+    const b = layout.block(i);
+    w[b + F.pollPeak] = -1;
+    w[b + F.auxSlot] = -1;
+    w[b + F.dstAux] = -1;
+    w[b + F.auxIn] = -1;
+    w[b + F.cachedLockRef] = -1;
   }
-  return {
-    tenants,
-    ...(prefixCacheOn(scenario)
-      ? {
-          prefixGroups: Object.fromEntries(
-            scenario.requests.map((r) => [r.id, r.prefix?.group ?? null]),
-          ),
-        }
-      : {}),
-    prefillPool: createPool(poolPages(scenario, 'prefill'), scenario.pageSize),
-    decodePool: createPool(poolPages(scenario, 'decode'), scenario.pageSize),
-    requests,
-    ...(scenario.auxSlots === undefined
-      ? {}
-      : { auxFree: Array.from({ length: scenario.auxSlots }, (_, i) => i) }),
-    ...(scenario.transferFaults && scenario.maxTransferFaults !== undefined
-      ? { transferFaultsLeft: scenario.maxTransferFaults }
-      : {}),
-    ...(scenario.clientAborts && scenario.maxClientAborts !== undefined
-      ? { clientAbortsLeft: scenario.maxClientAborts }
-      : {}),
-  };
-}
-
-/**
- * The initial values of the request fields that only the scenario's optional mechanisms use;
- * empty when none is on, so the built-in scenarios' states stay exactly as they were.
- */
-export function mechanismFields(scenario: Scenario): Partial<RequestState> {
-  return {
-    ...(scenario.lateWrites ? { dstPages: [], releaseDeferred: false, draining: false } : {}),
-    ...(scenario.auxSlots === undefined
-      ? {}
-      : { auxSlot: null, dstAux: null, auxIn: null, firstTokenForeign: false }),
-    // The prefix cache (prefixCache.ts): the node a request inserted, the pages it locked.
-    ...(prefixCacheOn(scenario) ? { cachedPrefix: null, prefixPages: [] } : {}),
-  };
+  initPool(w, layout.prefill);
+  initPool(w, layout.decode);
+  for (let slot = 0; slot < layout.auxFree.cap; slot++) listPush(w, 0, layout.auxFree, slot);
+  w[layout.transferFaultsLeft] =
+    scenario.transferFaults && scenario.maxTransferFaults !== undefined
+      ? scenario.maxTransferFaults
+      : -1;
+  w[layout.clientAbortsLeft] =
+    scenario.clientAborts && scenario.maxClientAborts !== undefined ? scenario.maxClientAborts : -1;
+  return { layout, words: w };
 }

@@ -1,6 +1,6 @@
 /**
- * A node's paged KV allocator as plain data, with pure operations used by the machines'
- * `assign` actions.
+ * A node's paged KV allocator, as operations on the state vector (`layout.ts`) that the
+ * machines' updates run in place.
  *
  * Follows SGLang's `PagedTokenToKVPoolAllocator`: `free` prepends the freed pages (sorted) to the
  * free list and `alloc` takes from its head, so freed pages are handed out first. Freeing never
@@ -11,8 +11,12 @@
  * Deliberately left out: page 0's reservation for padded tokens (capacity here counts usable
  * pages only) and scrubbing. Prefill's prefix cache, when a scenario has one, lives in
  * `prefixCache.ts`: cached pages are owned by no request and are not on the free list.
+ *
+ * Requests are codes here: request `i` is `i + 1`, and 0 is nobody.
  */
+import type { ListSlot, PoolLayout } from './layout.ts';
 import type { RequestId } from './scenario.ts';
+import { listAt, listDropHead, listLen, listPrepend, listPush } from './vectorOps.ts';
 
 /** A write into a page the writer does not own: the footprint of a write after free. */
 export interface StrayWrite {
@@ -20,7 +24,7 @@ export interface StrayWrite {
   readonly by: RequestId;
 }
 
-/** One node's KV pool. Arrays are indexed by page (owner) or by slot (writer). */
+/** One node's KV pool, decoded for rendering. Arrays are indexed by page (owner) or slot (writer). */
 export interface PagePool {
   /** Tokens per page. */
   readonly pageSize: number;
@@ -34,40 +38,42 @@ export interface PagePool {
   readonly strayWrites: readonly StrayWrite[];
 }
 
-/** A fresh pool of `pages` pages: all free, none ever written. */
-export function createPool(pages: number, pageSize: number): PagePool {
-  return {
-    pageSize,
-    free: Array.from({ length: pages }, (_, p) => p),
-    owner: Array.from({ length: pages }, () => null),
-    writer: Array.from({ length: pages * pageSize }, () => null),
-    strayWrites: [],
-  };
+/** Writes a fresh pool into `w`: every page free in ascending order, none owned or written. */
+export function initPool(w: Int32Array, pool: PoolLayout): void {
+  for (let p = 0; p < pool.pages; p++) listPush(w, 0, pool.free, p);
 }
 
-/** Number of pages in the pool. */
-export function capacityOf(pool: PagePool): number {
-  return pool.owner.length;
+/** Free pages now (a duplicate counts twice). */
+export function freeCount(w: Int32Array, pool: PoolLayout): number {
+  return listLen(w, 0, pool.free);
 }
 
 /** Whether `n` pages can be allocated now. */
-export function canAllocate(pool: PagePool, n: number): boolean {
-  return pool.free.length >= n;
+export function canAllocate(w: Int32Array, pool: PoolLayout, n: number): boolean {
+  return freeCount(w, pool) >= n;
 }
 
 /**
- * Takes `n` pages from the head of the free list for `rid`. Returns the new pool and the pages
- * in allocation order, or null when fewer than `n` pages are free. Slots keep their last writer.
+ * Takes `n` pages from the head of the free list for request `code` and appends them, in
+ * allocation order, to the row list `row` (at `base`). Slots keep their last writer. Returns
+ * false, changing nothing, when fewer than `n` pages are free.
  */
 export function allocatePages(
-  pool: PagePool,
-  rid: RequestId,
+  w: Int32Array,
+  pool: PoolLayout,
+  code: number,
   n: number,
-): { pool: PagePool; pages: number[] } | null {
-  if (!canAllocate(pool, n)) return null;
-  const pages = pool.free.slice(0, n);
-  const owner = pool.owner.map((o, p) => (pages.includes(p) ? rid : o));
-  return { pool: { ...pool, free: pool.free.slice(n), owner }, pages };
+  base: number,
+  row: ListSlot,
+): boolean {
+  if (!canAllocate(w, pool, n)) return false;
+  for (let k = 0; k < n; k++) {
+    const page = listAt(w, 0, pool.free, k);
+    w[pool.owner + page] = code;
+    listPush(w, base, row, page);
+  }
+  listDropHead(w, 0, pool.free, n);
+  return true;
 }
 
 /**
@@ -75,56 +81,90 @@ export function allocatePages(
  * Slot contents (last writers) are untouched. Freeing a page that is already free is not
  * refused; it puts the page on the free list twice, as the engine would.
  */
-export function freePages(pool: PagePool, pages: readonly number[]): PagePool {
-  if (pages.length === 0) return pool;
+export function freePages(w: Int32Array, pool: PoolLayout, pages: readonly number[]): void {
+  if (pages.length === 0) return;
   const freed = [...new Set(pages)].sort((a, b) => a - b);
-  const owner = pool.owner.map((o, p) => (freed.includes(p) ? null : o));
-  return { ...pool, free: [...freed, ...pool.free], owner };
+  for (const p of freed) w[pool.owner + p] = 0;
+  listPrepend(w, 0, pool.free, freed);
 }
 
-/** The page and offset that hold sequence position `pos` of a request whose row is `pages`. */
-export function slotOf(pages: readonly number[], pos: number, pageSize: number): number | null {
+/** The slot that holds sequence position `pos` of a row, or -1 past the row's pages. */
+export function slotOf(pages: readonly number[], pos: number, pageSize: number): number {
   const page = pages[Math.floor(pos / pageSize)];
-  return page === undefined ? null : page * pageSize + (pos % pageSize);
+  return page === undefined ? -1 : page * pageSize + (pos % pageSize);
 }
 
 /**
- * Writes KV for positions `[from, to)` of the request `rid` whose row is `pages`. A write into a
- * page that `rid` does not own is still performed (the hardware does not check) and recorded as a
- * stray write.
+ * Writes KV for positions `[from, to)` of request `code` whose row is `pages`. A write into a
+ * page that the request does not own is still performed (the hardware does not check) and
+ * recorded as a stray write, once per page per call.
  */
 export function writePositions(
-  pool: PagePool,
-  rid: RequestId,
+  w: Int32Array,
+  pool: PoolLayout,
+  pageSize: number,
+  code: number,
   pages: readonly number[],
   from: number,
   to: number,
-): PagePool {
-  const writer = [...pool.writer];
-  const stray: StrayWrite[] = [];
+): void {
+  const strayFrom = listLen(w, 0, pool.stray);
   for (let pos = from; pos < to; pos++) {
-    const slot = slotOf(pages, pos, pool.pageSize);
-    if (slot === null) continue;
-    writer[slot] = rid;
-    const page = Math.floor(slot / pool.pageSize);
-    if (pool.owner[page] !== rid && !stray.some((s) => s.page === page))
-      stray.push({ page, by: rid });
+    const slot = slotOf(pages, pos, pageSize);
+    if (slot < 0) continue;
+    w[pool.writer + slot] = code;
+    const page = Math.floor(slot / pageSize);
+    if (w[pool.owner + page] !== code && !strayInCall(w, pool, strayFrom, page)) {
+      pushStray(w, pool, page, code);
+    }
   }
-  const strayWrites = stray.length === 0 ? pool.strayWrites : [...pool.strayWrites, ...stray];
-  return { ...pool, writer, strayWrites };
 }
 
-/** The last writer of each position in `[0, to)` of a row, in position order (null: never written). */
-export function writersOf(
-  pool: PagePool,
+function strayInCall(w: Int32Array, pool: PoolLayout, from: number, page: number): boolean {
+  const n = listLen(w, 0, pool.stray);
+  for (let k = from; k < n; k++) if (w[pool.stray.at + 1 + 2 * k] === page) return true;
+  return false;
+}
+
+function pushStray(w: Int32Array, pool: PoolLayout, page: number, code: number): void {
+  const at = pool.stray.at;
+  const n = w[at] as number;
+  if (n >= pool.stray.cap) throw new Error('state vector: the stray-write list is full');
+  w[at + 1 + 2 * n] = page;
+  w[at + 2 + 2 * n] = code;
+  w[at] = n + 1;
+}
+
+/** The number of stray writes recorded on the pool. */
+export function strayCount(w: Int32Array, pool: PoolLayout): number {
+  return listLen(w, 0, pool.stray);
+}
+
+/** Stray write `k`: its page and writer code. */
+export function strayAt(
+  w: Int32Array,
+  pool: PoolLayout,
+  k: number,
+): { page: number; code: number } {
+  const at = pool.stray.at + 1 + 2 * k;
+  return { page: w[at] as number, code: w[at + 1] as number };
+}
+
+/**
+ * Calls `visit(page, writerCode)` for each position in `[0, to)` of a row, in position order
+ * (writer code 0: never written).
+ */
+export function forEachWriter(
+  w: Int32Array,
+  pool: PoolLayout,
+  pageSize: number,
   pages: readonly number[],
   to: number,
-): { page: number; writer: RequestId | null }[] {
-  const out: { page: number; writer: RequestId | null }[] = [];
+  visit: (page: number, writer: number) => void,
+): void {
   for (let pos = 0; pos < to; pos++) {
-    const slot = slotOf(pages, pos, pool.pageSize);
-    if (slot === null) continue;
-    out.push({ page: Math.floor(slot / pool.pageSize), writer: pool.writer[slot] ?? null });
+    const slot = slotOf(pages, pos, pageSize);
+    if (slot < 0) continue;
+    visit(Math.floor(slot / pageSize), w[pool.writer + slot] as number);
   }
-  return out;
 }

@@ -20,16 +20,18 @@
  * Left out: eviction (nodes stay until the run ends; unlocked, they are evictable, which the pool
  * properties count as reclaimable), partial matches of a longer node, the decode-side cache.
  */
-import type { RequestState, ServingContext } from './context.ts';
+import type { ServingContext } from './context.ts';
 import { freePages } from './kvPagePool.ts';
-import { prefixCacheOn, type RequestId, requestSpec, type Scenario } from './scenario.ts';
+import { F } from './layout.ts';
+import { prefixCacheOn, type Scenario } from './scenario.ts';
+import { listAt, listClear, listItems, listLen, listPush } from './vectorOps.ts';
 
 /** How the cache keys and matches requests, for one scenario under one variant. */
 export interface PrefixCacheView {
-  /** Tokens of the shared prefix `rid`'s current prompt starts with (0: none, or a placeholder). */
-  readonly prefixTokens: (ctx: ServingContext, rid: RequestId) => number;
-  /** Whether a node inserted by `owner` is under the key `rid` looks up (group, and salt). */
-  readonly sameKey: (rid: RequestId, owner: RequestId) => boolean;
+  /** Tokens of the shared prefix request `i`'s current prompt starts with (0: none, or a placeholder). */
+  readonly prefixTokens: (c: ServingContext, i: number) => number;
+  /** Whether a node inserted by request `owner` is under the key request `i` looks up. */
+  readonly sameKey: (i: number, owner: number) => boolean;
 }
 
 /**
@@ -41,129 +43,141 @@ export function prefixCacheView(
   saltIgnored: boolean,
 ): PrefixCacheView | undefined {
   if (!prefixCacheOn(scenario)) return undefined;
-  const spec = (rid: RequestId) => requestSpec(scenario, rid);
-  return {
-    prefixTokens: (ctx, rid) => {
-      const prefix = spec(rid).prefix;
-      const r = ctx.requests[rid];
-      // A placeholder's prompt is `[0]`: it does not start with the prefix.
-      return prefix && r && r.prefillLen >= prefix.len && r.prefillLen === spec(rid).promptLen
-        ? prefix.len
-        : 0;
-    },
-    sameKey: (rid, owner) => {
-      const a = spec(rid);
-      const b = spec(owner);
-      return (
+  const specs = scenario.requests;
+  const keyed = specs.map((a) =>
+    specs.map(
+      (b) =>
         a.prefix !== undefined &&
         a.prefix.group === b.prefix?.group &&
-        (saltIgnored || a.tenant === b.tenant)
-      );
+        (saltIgnored || a.tenant === b.tenant),
+    ),
+  );
+  return {
+    prefixTokens: (c, i) => {
+      const spec = specs[i];
+      const prefix = spec?.prefix;
+      const len = c.words[c.layout.block(i) + F.prefillLen] as number;
+      // A placeholder's prompt is `[0]`: it does not start with the prefix.
+      return prefix && len >= prefix.len && len === spec.promptLen ? prefix.len : 0;
     },
+    sameKey: (i, owner) => keyed[i]?.[owner] === true,
   };
 }
 
-/** Pages of the cache, across all nodes. */
-export function cachedPages(ctx: ServingContext): number[] {
-  return Object.values(ctx.requests).flatMap((r) => r.cachedPrefix?.pages ?? []);
+/** Whether request `i` has inserted a cache node. */
+function hasNode(c: ServingContext, i: number): boolean {
+  return c.words[c.layout.block(i) + F.cachedLockRef] !== -1;
 }
 
-/** The request whose cache node holds `page`, or null. */
-export function nodeOwnerOf(ctx: ServingContext, page: number): RequestId | null {
-  const found = Object.entries(ctx.requests).find(([, r]) => r.cachedPrefix?.pages.includes(page));
-  return found ? found[0] : null;
+/** Pages of the cache, across all nodes. */
+export function cachedPages(c: ServingContext): number[] {
+  const L = c.layout;
+  return L.requests.flatMap((_, i) => listItems(c.words, L.block(i), L.lists.cachedPages));
+}
+
+/** Number of pages in the cache (allocates nothing). */
+export function cachedPageCount(c: ServingContext): number {
+  const L = c.layout;
+  let n = 0;
+  for (let i = 0; i < L.requests.length; i++)
+    n += listLen(c.words, L.block(i), L.lists.cachedPages);
+  return n;
+}
+
+/** The index of the request whose cache node holds `page`, or -1. */
+export function nodeOwnerOf(c: ServingContext, page: number): number {
+  const L = c.layout;
+  for (let i = 0; i < L.requests.length; i++) {
+    const b = L.block(i);
+    const n = listLen(c.words, b, L.lists.cachedPages);
+    for (let k = 0; k < n; k++) if (listAt(c.words, b, L.lists.cachedPages, k) === page) return i;
+  }
+  return -1;
+}
+
+/** A cache hit: the node's owner and how many of its pages the request reuses. */
+export interface PrefixMatch {
+  readonly owner: number;
+  readonly pages: number;
 }
 
 /**
- * What `rid`'s first forward would reuse from the cache: the node's owner and the pages, at most
- * `prefillLen - 1` tokens' worth. Null once the request has computed anything, or on a miss.
+ * What request `i`'s first forward would reuse from the cache: the node's owner and the number
+ * of its pages, at most `prefillLen - 1` tokens' worth. Null once the request has computed
+ * anything, or on a miss.
  */
 export function matchPrefix(
-  ctx: ServingContext,
-  rid: RequestId,
+  c: ServingContext,
+  i: number,
   view: PrefixCacheView,
-): { owner: RequestId; pages: number[] } | null {
-  const r = ctx.requests[rid];
-  if (!r || r.prefilled > 0 || view.prefixTokens(ctx, rid) === 0) return null;
-  const ps = ctx.prefillPool.pageSize;
-  for (const [owner, q] of Object.entries(ctx.requests)) {
-    if (!q.cachedPrefix || !view.sameKey(rid, owner)) continue;
-    const n = Math.min(q.cachedPrefix.pages.length, Math.floor((r.prefillLen - 1) / ps));
-    return n > 0 ? { owner, pages: q.cachedPrefix.pages.slice(0, n) } : null;
+): PrefixMatch | null {
+  const L = c.layout;
+  const w = c.words;
+  const b = L.block(i);
+  if ((w[b + F.prefilled] as number) > 0 || view.prefixTokens(c, i) === 0) return null;
+  for (let owner = 0; owner < L.requests.length; owner++) {
+    if (!hasNode(c, owner) || !view.sameKey(i, owner)) continue;
+    const held = listLen(w, L.block(owner), L.lists.cachedPages);
+    const n = Math.min(held, Math.floor(((w[b + F.prefillLen] as number) - 1) / L.pageSize));
+    return n > 0 ? { owner, pages: n } : null;
   }
   return null;
 }
 
-/** `rid` locks the matched node (`inc_lock_ref`): its row starts with the node's pages. */
-export function lockPrefix(
-  ctx: ServingContext,
-  rid: RequestId,
-  match: { owner: RequestId; pages: number[] },
-): ServingContext {
-  const ps = ctx.prefillPool.pageSize;
-  const requests = { ...ctx.requests };
-  const owner = requests[match.owner];
-  const r = requests[rid];
-  if (!owner?.cachedPrefix || !r) return ctx;
-  requests[match.owner] = {
-    ...owner,
-    cachedPrefix: { ...owner.cachedPrefix, lockRef: owner.cachedPrefix.lockRef + 1 },
-  };
-  requests[rid] = {
-    ...(requests[rid] as RequestState),
-    prefixPages: match.pages,
-    prefilled: match.pages.length * ps,
-  };
-  return { ...ctx, requests };
+/** Request `i` locks the matched node (`inc_lock_ref`): its row starts with the node's pages. */
+export function lockPrefix(c: ServingContext, i: number, match: PrefixMatch): void {
+  const L = c.layout;
+  const w = c.words;
+  const ob = L.block(match.owner);
+  if (!hasNode(c, match.owner)) return;
+  w[ob + F.cachedLockRef] = (w[ob + F.cachedLockRef] as number) + 1;
+  const b = L.block(i);
+  listClear(w, b, L.lists.prefixPages);
+  for (let k = 0; k < match.pages; k++) {
+    listPush(w, b, L.lists.prefixPages, listAt(w, ob, L.lists.cachedPages, k));
+  }
+  w[b + F.prefilled] = match.pages * L.pageSize;
 }
 
 /**
- * Prefill releases `rid`'s KV with the cache on (`release_kv_cache`): the node it locked is
- * unlocked; if it matched nothing, computed its whole prefix and no node has its key yet, its
- * prefix pages become a node (owned by no request) and only the rest are freed; otherwise all
- * its own pages are freed.
+ * Prefill releases request `i`'s KV with the cache on (`release_kv_cache`): the node it locked
+ * is unlocked; if it matched nothing, computed its whole prefix and no node has its key yet,
+ * its prefix pages become a node (owned by no request) and only the rest are freed; otherwise
+ * all its own pages are freed.
  */
-export function releaseIntoCache(
-  ctx: ServingContext,
-  rid: RequestId,
-  view: PrefixCacheView,
-): ServingContext {
-  const r = ctx.requests[rid];
-  if (!r) return ctx;
-  const requests = { ...ctx.requests };
-  const locked = r.prefixPages ?? [];
-  const first = locked[0];
-  if (first !== undefined) {
-    const owner = nodeOwnerOf(ctx, first);
-    const node = owner === null ? undefined : requests[owner];
-    if (owner !== null && node?.cachedPrefix) {
-      requests[owner] = {
-        ...node,
-        cachedPrefix: { ...node.cachedPrefix, lockRef: node.cachedPrefix.lockRef - 1 },
-      };
+export function releaseIntoCache(c: ServingContext, i: number, view: PrefixCacheView): void {
+  const L = c.layout;
+  const w = c.words;
+  const b = L.block(i);
+  const locked = listLen(w, b, L.lists.prefixPages);
+  if (locked > 0) {
+    const owner = nodeOwnerOf(c, listAt(w, b, L.lists.prefixPages, 0));
+    if (owner !== -1) {
+      const ob = L.block(owner);
+      w[ob + F.cachedLockRef] = (w[ob + F.cachedLockRef] as number) - 1;
     }
   }
-  const ps = ctx.prefillPool.pageSize;
-  const tokens = view.prefixTokens(ctx, rid);
-  const keep = Math.floor(tokens / ps);
-  const taken = Object.entries(ctx.requests).some(
-    ([owner, q]) => q.cachedPrefix && view.sameKey(rid, owner),
-  );
+  const tokens = view.prefixTokens(c, i);
+  const keep = Math.floor(tokens / L.pageSize);
+  let taken = false;
+  for (let owner = 0; owner < L.requests.length; owner++) {
+    if (hasNode(c, owner) && view.sameKey(i, owner)) taken = true;
+  }
+  const own = listItems(w, b, L.lists.prefillPages);
   const insert =
-    locked.length === 0 &&
+    locked === 0 &&
     keep > 0 &&
-    r.prefilled >= tokens &&
-    r.prefillPages.length >= keep &&
+    (w[b + F.prefilled] as number) >= tokens &&
+    own.length >= keep &&
     !taken;
-  const nodePages = insert ? r.prefillPages.slice(0, keep) : [];
-  const self = requests[rid] as RequestState;
-  requests[rid] = {
-    ...self,
-    prefillPages: [],
-    prefixPages: [],
-    ...(insert ? { cachedPrefix: { pages: nodePages, lockRef: 0 } } : {}),
-  };
-  const pool = freePages(ctx.prefillPool, r.prefillPages.slice(nodePages.length));
-  const owner = pool.owner.map((o, p) => (nodePages.includes(p) ? null : o));
-  return { ...ctx, requests, prefillPool: { ...pool, owner } };
+  const nodePages = insert ? own.slice(0, keep) : [];
+  listClear(w, b, L.lists.prefillPages);
+  listClear(w, b, L.lists.prefixPages);
+  if (insert) {
+    listClear(w, b, L.lists.cachedPages);
+    for (const p of nodePages) listPush(w, b, L.lists.cachedPages, p);
+    w[b + F.cachedLockRef] = 0;
+  }
+  freePages(w, L.prefill, own.slice(nodePages.length));
+  for (const p of nodePages) w[L.prefill.owner + p] = 0;
 }

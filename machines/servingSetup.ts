@@ -4,10 +4,12 @@
  * (`faultGuards`) read the scenario's fault settings; every other guard reads the request's data
  * and first checks that the event is addressed to its request (`params.rid`).
  */
-import { assign, raise, setup } from 'xstate';
+import { raise, setup } from 'xstate';
+import { vectorAssign } from '../src/engine/index.ts';
 import type { ServingContext } from './context.ts';
 import type { InternalEvent, ServingEvent } from './events.ts';
 import { canAllocate } from './kvPagePool.ts';
+import { F } from './layout.ts';
 import { prefixCacheView } from './prefixCache.ts';
 import {
   chunkTokens,
@@ -60,13 +62,12 @@ export function servingSetup(scenario: Scenario, variant: Variant) {
   const cache = prefixCacheView(scenario, sw.saltIgnored);
   const prompt = (rid: RequestId) => requestSpec(scenario, rid).promptLen;
   const output = (rid: RequestId) => requestSpec(scenario, rid).outputLen;
-  const req = (ctx: ServingContext, rid: RequestId) => {
-    const r = ctx.requests[rid];
-    if (!r) throw new Error(`unknown request ${rid}`);
-    return r;
-  };
+  const get = up.field;
   const chunk = (ctx: ServingContext, rid: RequestId) =>
-    chunkTokens(scenario, req(ctx, rid).prefillLen);
+    chunkTokens(scenario, get(ctx, rid, F.prefillLen));
+  /** An action whose update is written once against the vector (see `servingUpdates.ts`). */
+  const act = <P>(update: (c: ServingContext, p: P) => void) =>
+    vectorAssign<ServingContext, ServingEvent, P>((c, _args, p) => update(c, p));
   return setup({
     types: { context: {} as ServingContext, events: {} as ServingEvent },
     guards: {
@@ -80,36 +81,36 @@ export function servingSetup(scenario: Scenario, variant: Variant) {
       prefillFits: ({ context, event }, p: Rid) =>
         event.rid === p.rid &&
         canAllocate(
-          context.prefillPool,
+          context.words,
+          context.layout.prefill,
           up.pagesForNextChunk(context, p.rid, chunk(context, p.rid), cache),
         ),
-      moreChunksAfterThis: ({ context, event }, p: Rid) => {
-        const r = up.prefillStart(context, p.rid, cache) ?? req(context, p.rid);
-        return event.rid === p.rid && r.prefilled + chunk(context, p.rid) < r.prefillLen;
-      },
+      moreChunksAfterThis: ({ context, event }, p: Rid) =>
+        event.rid === p.rid && up.moreChunksAfterNext(context, p.rid, chunk(context, p.rid), cache),
       kvWritePending: ({ context, event }, p: Rid) =>
         event.rid === p.rid && up.kvWritePending(context, p.rid),
       clientAborted: ({ context, event }, p: Rid) =>
-        event.rid === p.rid && req(context, p.rid).clientAborted,
+        event.rid === p.rid && get(context, p.rid, F.clientAborted) === 1,
       decodePreallocFits: ({ context, event }, p: Rid) =>
         event.rid === p.rid &&
         up.auxSlotAvailable(context) &&
         canAllocate(
-          context.decodePool,
-          pagesFor(req(context, p.rid).decodeLen, context.decodePool.pageSize),
+          context.words,
+          context.layout.decode,
+          pagesFor(get(context, p.rid, F.decodeLen), context.layout.pageSize),
         ),
       decodeStepFits: ({ context, event }, p: Rid) =>
         event.rid === p.rid &&
-        req(context, p.rid).generated < output(p.rid) &&
+        get(context, p.rid, F.generated) < output(p.rid) &&
         up.decodeStepFits(context, p.rid),
       generationDone: ({ context, event }, p: Rid) =>
-        event.rid === p.rid && req(context, p.rid).generated >= output(p.rid),
+        event.rid === p.rid && get(context, p.rid, F.generated) >= output(p.rid),
       coverageIncomplete: ({ context, event }, p: Rid) =>
-        event.rid === p.rid && req(context, p.rid).kvArrived < req(context, p.rid).decodeLen,
+        event.rid === p.rid && get(context, p.rid, F.kvArrived) < get(context, p.rid, F.decodeLen),
       auxRoomMismatch: ({ context, event }, p: Rid) =>
         event.rid === p.rid && up.auxRoomMismatch(context, p.rid),
       prefillReplyIsError: ({ context, event }, p: Rid) =>
-        event.rid === p.rid && (req(context, p.rid).prefillReply?.status ?? 0) >= 400,
+        event.rid === p.rid && get(context, p.rid, F.prefillReplyStatus) >= 400,
       admissionRetire: () => admissionRetireEffective(sw),
       retireAbortedResult: () => retireAbortedResultEffective(sw),
       coverageCheck: () => sw.coverageCheck,
@@ -120,55 +121,55 @@ export function servingSetup(scenario: Scenario, variant: Variant) {
       errorReleasesKvImmediately: () => sw.errorReleasesKvImmediately,
       lateResultNotRetired: () => sw.lateResultNotRetired,
       transferFaultsEnabled: ({ context }) =>
-        scenario.transferFaults && (context.transferFaultsLeft ?? 1) > 0,
+        scenario.transferFaults && context.words[context.layout.transferFaultsLeft] !== 0,
       clientAbortsEnabled: ({ context }) =>
-        scenario.clientAborts && (context.clientAbortsLeft ?? 1) > 0,
+        scenario.clientAborts && context.words[context.layout.clientAbortsLeft] !== 0,
       lateWritesEnabled: () => scenario.lateWrites === true,
       prefillErrorsEnabled: () => scenario.prefillErrors === true,
     },
     actions: {
-      admit: assign(({ context }, p: RidSide) => up.admit(context, p.rid, p.side, prompt(p.rid))),
-      swapForPlaceholder: assign(({ context }, p: RidSide) =>
+      admit: act((context, p: RidSide) => up.admit(context, p.rid, p.side, prompt(p.rid))),
+      swapForPlaceholder: act((context, p: RidSide) =>
         up.swapForPlaceholder(context, p.rid, p.side),
       ),
-      markRejected: assign(({ context }, p: RidSide) => up.markRejected(context, p.rid, p.side)),
-      markAborted: assign(({ context }, p: Rid) => up.markAborted(context, p.rid)),
-      releasePrefillPagesKeepRow: assign(({ context }, p: Rid) =>
+      markRejected: act((context, p: RidSide) => up.markRejected(context, p.rid, p.side)),
+      markAborted: act((context, p: Rid) => up.markAborted(context, p.rid)),
+      releasePrefillPagesKeepRow: act((context, p: Rid) =>
         up.releasePrefillPagesKeepRow(context, p.rid),
       ),
-      replyError: assign(({ context }, p: RidReply) =>
+      replyError: act((context, p: RidReply) =>
         up.reply(context, p.rid, p.side, { status: p.status, tokens: 0 }),
       ),
-      replyPrefillFinished: assign(({ context }, p: Rid) =>
+      replyPrefillFinished: act((context, p: Rid) =>
         up.reply(context, p.rid, 'prefill', { status: 200, tokens: 1 }),
       ),
-      replyDecodeFinished: assign(({ context }, p: Rid) =>
+      replyDecodeFinished: act((context, p: Rid) =>
         up.reply(context, p.rid, 'decode', {
           status: 200,
-          tokens: req(context, p.rid).generated,
+          tokens: get(context, p.rid, F.generated),
         }),
       ),
-      runPrefillChunk: assign(({ context }, p: Rid) =>
+      runPrefillChunk: act((context, p: Rid) =>
         up.runPrefillChunk(context, p.rid, chunk(context, p.rid), cache),
       ),
-      releasePages: assign(({ context }, p: RidSide) =>
+      releasePages: act((context, p: RidSide) =>
         up.releasePages(context, p.rid, p.side, {
           cache,
           deferWhileWriting: !sw.releaseBeforeDrain,
         }),
       ),
-      preallocateDecode: assign(({ context }, p: Rid) => up.preallocateDecode(context, p.rid)),
-      sendChunk: assign(({ context }, p: Rid) => up.sendKv(context, p.rid, false)),
-      sendLastChunk: assign(({ context }, p: Rid) => up.sendKv(context, p.rid, true)),
-      markClientAborted: assign(({ context }, p: Rid) => up.markClientAborted(context, p.rid)),
-      spendTransferFault: assign(({ context }) => up.spendTransferFault(context)),
-      writeTransferredKv: assign(({ context }, p: Rid) => up.writeTransferredKv(context, p.rid)),
-      landLateWrite: assign(({ context }, p: Rid) => up.landLateWrite(context, p.rid)),
-      startDraining: assign(({ context }, p: Rid) => up.startDraining(context, p.rid)),
-      commitDecode: assign(({ context }, p: Rid) => up.commitDecode(context, p.rid)),
-      runDecodeStep: assign(({ context }, p: Rid) => up.runDecodeStep(context, p.rid)),
-      recordPoll: assign(({ context }, p: RidPoll) => up.recordPoll(context, p.rid, p.poll)),
-      forwardReply: assign(({ context }, p: RidSide) => up.forwardReply(context, p.rid, p.side)),
+      preallocateDecode: act((context, p: Rid) => up.preallocateDecode(context, p.rid)),
+      sendChunk: act((context, p: Rid) => up.sendKv(context, p.rid, false)),
+      sendLastChunk: act((context, p: Rid) => up.sendKv(context, p.rid, true)),
+      markClientAborted: act((context, p: Rid) => up.markClientAborted(context, p.rid)),
+      spendTransferFault: act((context) => up.spendTransferFault(context)),
+      writeTransferredKv: act((context, p: Rid) => up.writeTransferredKv(context, p.rid)),
+      landLateWrite: act((context, p: Rid) => up.landLateWrite(context, p.rid)),
+      startDraining: act((context, p: Rid) => up.startDraining(context, p.rid)),
+      commitDecode: act((context, p: Rid) => up.commitDecode(context, p.rid)),
+      runDecodeStep: act((context, p: Rid) => up.runDecodeStep(context, p.rid)),
+      recordPoll: act((context, p: RidPoll) => up.recordPoll(context, p.rid, p.poll)),
+      forwardReply: act((context, p: RidSide) => up.forwardReply(context, p.rid, p.side)),
       /** Raises an internal event for another region of the same request, within this step. */
       notify: raise((_, p: RidNotice) => ({ type: p.event, rid: p.rid })),
     },

@@ -1,226 +1,230 @@
 /**
- * Pure context updates, one per engine step. The machine's `assign` actions are one-line calls
- * to these, so the arithmetic is unit-tested apart from the statechart.
+ * The context updates, one per engine step, written once against the state vector
+ * (`layout.ts`): each writes `c.words` in place. The machine's actions run them two ways
+ * (`servingSetup.ts`): XState on a copy inside `assign`, the fast engine in place on its
+ * scratch vector. Guards and properties use the read-only helpers at the end.
  */
-import type { KvRead, Reply, RequestState, ServingContext } from './context.ts';
-import { allocatePages, freePages, writePositions, writersOf } from './kvPagePool.ts';
+import type { Reply, ServingContext } from './context.ts';
+import {
+  allocatePages,
+  canAllocate,
+  forEachWriter,
+  freeCount,
+  freePages,
+  writePositions,
+} from './kvPagePool.ts';
+import { F, type ListSlot } from './layout.ts';
 import { lockPrefix, matchPrefix, type PrefixCacheView, releaseIntoCache } from './prefixCache.ts';
 import { type NodeRole, pagesFor, type RequestId } from './scenario.ts';
+import {
+  listAt,
+  listClear,
+  listCopy,
+  listDropHead,
+  listItems,
+  listLen,
+  listPush,
+  setBit,
+} from './vectorOps.ts';
 
 /** Which side of a request an update concerns. */
 export type Side = NodeRole;
 
-function withRequest(
-  ctx: ServingContext,
-  rid: RequestId,
-  update: (r: RequestState) => RequestState,
-): ServingContext {
-  const current = ctx.requests[rid];
-  if (!current) throw new Error(`unknown request ${rid}`);
-  return { ...ctx, requests: { ...ctx.requests, [rid]: update(current) } };
+/** A request's place in the vector: its index, id code (`index + 1`) and block's first word. */
+export interface At {
+  readonly i: number;
+  readonly code: number;
+  readonly b: number;
 }
 
-/** The read set's order: by node, then page, then writer (nobody first). */
-function compareReads(a: KvRead, b: KvRead): number {
-  if (a.node !== b.node) return a.node < b.node ? -1 : 1;
-  if (a.page !== b.page) return a.page - b.page;
-  const wa = a.writer ?? '';
-  const wb = b.writer ?? '';
-  return wa < wb ? -1 : wa > wb ? 1 : 0;
+/** Where request `rid` lives in `c`; throws on an unknown id. */
+export function at(c: ServingContext, rid: RequestId): At {
+  const i = c.layout.indexOf(rid);
+  return { i, code: i + 1, b: c.layout.block(i) };
 }
 
-/**
- * Adds reads to a request's ghost read set, keeping it deduplicated and sorted (of equal reads,
- * the last given is kept). Returns `existing` itself when nothing is new, so that an unchanged
- * set stays the same object.
- */
-export function recordReads(
-  existing: readonly KvRead[],
-  added: readonly KvRead[],
-): readonly KvRead[] {
-  // A stable sort keeps equal reads in the order given; each replaces the one before it.
-  const all = [...existing, ...added].sort(compareReads);
-  const out: KvRead[] = [];
-  for (const r of all) {
-    const last = out[out.length - 1];
-    if (last !== undefined && compareReads(last, r) === 0) out[out.length - 1] = r;
-    else out.push(r);
-  }
-  const same = out.length === existing.length && out.every((r, i) => sameRead(r, existing[i]));
-  return same ? existing : out;
+/** Field `f` of request `rid`. */
+export function field(c: ServingContext, rid: RequestId, f: number): number {
+  return c.words[at(c, rid).b + f] as number;
 }
 
-function sameRead(a: KvRead, b: KvRead | undefined): boolean {
-  return b !== undefined && compareReads(a, b) === 0;
+/** The pages of a request-block list, in order. */
+function pagesIn(c: ServingContext, b: number, slot: ListSlot): number[] {
+  return listItems(c.words, b, slot);
+}
+
+/** Records the row's writers of positions `[0, to)` as attention reads on `node`. */
+function recordReadsOf(
+  c: ServingContext,
+  r: At,
+  node: NodeRole,
+  row: readonly number[],
+  to: number,
+): void {
+  const L = c.layout;
+  const w = c.words;
+  const bits = r.b + L.lists.reads;
+  forEachWriter(w, L.pool(node), L.pageSize, row, to, (page, writer) =>
+    setBit(w, bits, L.readBit(node, page, writer)),
+  );
 }
 
 /** Intake accepted on `side`: the request will compute or hold KV for `len` tokens. */
-export function admit(
-  ctx: ServingContext,
-  rid: RequestId,
-  side: Side,
-  len: number,
-): ServingContext {
-  return withRequest(ctx, rid, (r) =>
-    side === 'prefill' ? { ...r, prefillLen: len } : { ...r, decodeLen: len },
-  );
+export function admit(c: ServingContext, rid: RequestId, side: Side, len: number): void {
+  c.words[at(c, rid).b + (side === 'prefill' ? F.prefillLen : F.decodeLen)] = len;
 }
 
 /**
  * The scheduler's reject path without the admission fix: the prompt is swapped for a one-token
  * placeholder and the request stays live with a pending abort (`set_finish_with_abort`).
  */
-export function swapForPlaceholder(
-  ctx: ServingContext,
-  rid: RequestId,
-  side: Side,
-): ServingContext {
-  return withRequest(ctx, rid, (r) =>
-    side === 'prefill'
-      ? { ...r, prefillLen: 1, rejectedOnPrefill: true }
-      : { ...r, decodeLen: 1, rejectedOnDecode: true },
-  );
+export function swapForPlaceholder(c: ServingContext, rid: RequestId, side: Side): void {
+  admit(c, rid, side, 1);
+  markRejected(c, rid, side);
 }
 
 /** Marks a clean rejection at intake on `side` (tokenizer limit or admission retire). */
-export function markRejected(ctx: ServingContext, rid: RequestId, side: Side): ServingContext {
-  return withRequest(ctx, rid, (r) =>
-    side === 'prefill' ? { ...r, rejectedOnPrefill: true } : { ...r, rejectedOnDecode: true },
-  );
+export function markRejected(c: ServingContext, rid: RequestId, side: Side): void {
+  c.words[at(c, rid).b + (side === 'prefill' ? F.rejectedOnPrefill : F.rejectedOnDecode)] = 1;
 }
 
 /** Marks an abort after intake (transfer failure, timeout, refused commit). */
-export function markAborted(ctx: ServingContext, rid: RequestId): ServingContext {
-  return withRequest(ctx, rid, (r) => ({ ...r, aborted: true }));
+export function markAborted(c: ServingContext, rid: RequestId): void {
+  c.words[at(c, rid).b + F.aborted] = 1;
 }
 
 /** Records a terminal reply from one side, counting it for `singleTerminalResponse`. */
-export function reply(ctx: ServingContext, rid: RequestId, side: Side, rep: Reply): ServingContext {
-  return withRequest(ctx, rid, (r) =>
-    side === 'prefill'
-      ? {
-          ...r,
-          prefillReply: rep,
-          replyCount: { ...r.replyCount, prefill: r.replyCount.prefill + 1 },
-        }
-      : {
-          ...r,
-          decodeReply: rep,
-          replyCount: { ...r.replyCount, decode: r.replyCount.decode + 1 },
-        },
-  );
+export function reply(c: ServingContext, rid: RequestId, side: Side, rep: Reply): void {
+  const w = c.words;
+  const { b } = at(c, rid);
+  const status = side === 'prefill' ? F.prefillReplyStatus : F.decodeReplyStatus;
+  const count = side === 'prefill' ? F.repliesPrefill : F.repliesDecode;
+  w[b + status] = rep.status;
+  w[b + status + 1] = rep.tokens;
+  w[b + count] = (w[b + count] as number) + 1;
 }
 
-/** The router forwards one side's reply to the client. */
-export function forwardReply(ctx: ServingContext, rid: RequestId, from: Side): ServingContext {
-  return withRequest(ctx, rid, (r) => ({
-    ...r,
-    clientReply: (from === 'prefill' ? r.prefillReply : r.decodeReply) ?? {
-      status: 502,
-      tokens: 0,
-    },
-    replyCount: { ...r.replyCount, client: r.replyCount.client + 1 },
-  }));
+/** The router forwards one side's reply to the client (502 when that side sent none). */
+export function forwardReply(c: ServingContext, rid: RequestId, from: Side): void {
+  const w = c.words;
+  const { b } = at(c, rid);
+  const src = from === 'prefill' ? F.prefillReplyStatus : F.decodeReplyStatus;
+  const status = w[b + src] as number;
+  w[b + F.clientReplyStatus] = status === 0 ? 502 : status;
+  w[b + F.clientReplyTokens] = status === 0 ? 0 : (w[b + src + 1] as number);
+  w[b + F.repliesClient] = (w[b + F.repliesClient] as number) + 1;
+}
+
+/** The prefill row of a request: its locked cached prefix pages, then its own pages. */
+function prefillRow(c: ServingContext, b: number): number[] {
+  const L = c.layout.lists;
+  const own = pagesIn(c, b, L.prefillPages);
+  const prefix = listLen(c.words, b, L.prefixPages);
+  return prefix === 0 ? own : [...pagesIn(c, b, L.prefixPages), ...own];
 }
 
 /**
  * One prefill chunk: computes the next `chunk` tokens of the request's `prefillLen` (allocating
- * the pages they need), writes their KV and attends over everything computed so far. Returns the
- * context unchanged if the pool cannot hold it; the machine's guard prevents that.
+ * the pages they need), writes their KV and attends over everything computed so far. Changes
+ * nothing if the pool cannot hold it; the machine's guard prevents that.
  */
 export function runPrefillChunk(
-  ctx: ServingContext,
+  c: ServingContext,
   rid: RequestId,
   chunk: number,
   cache?: PrefixCacheView,
-): ServingContext {
+): void {
+  const L = c.layout;
+  const w = c.words;
+  const r = at(c, rid);
+  const need = pagesForNextChunk(c, rid, chunk, cache);
+  if (!canAllocate(w, L.prefill, need)) return;
   // With the prefix cache, the first forward starts after the cached prefix it matched.
-  const match = cache ? matchPrefix(ctx, rid, cache) : null;
-  const base = match ? lockPrefix(ctx, rid, match) : ctx;
-  const r = base.requests[rid];
-  if (!r) return ctx;
-  const pool = base.prefillPool;
-  const prefix = r.prefixPages ?? [];
-  const to = Math.min(r.prefillLen, r.prefilled + chunk);
-  const need = pagesFor(to, pool.pageSize) - prefix.length - r.prefillPages.length;
-  const got = need > 0 ? allocatePages(pool, rid, need) : { pool, pages: [] };
-  if (!got) return ctx;
-  const pages = [...r.prefillPages, ...got.pages];
-  const row = prefix.length === 0 ? pages : [...prefix, ...pages];
-  const written = writePositions(got.pool, rid, row, r.prefilled, to);
-  const reads = writersOf(written, row, to).map(
-    (w): KvRead => ({ node: 'prefill', page: w.page, writer: w.writer }),
-  );
-  return {
-    ...withRequest(base, rid, (q) => ({
-      ...q,
-      prefillPages: pages,
-      prefilled: to,
-      reads: recordReads(q.reads, reads),
-    })),
-    prefillPool: written,
-  };
+  const match = cache ? matchPrefix(c, r.i, cache) : null;
+  if (match) lockPrefix(c, r.i, match);
+  const from = w[r.b + F.prefilled] as number;
+  const to = Math.min(w[r.b + F.prefillLen] as number, from + chunk);
+  allocatePages(w, L.prefill, r.code, need, r.b, L.lists.prefillPages);
+  const row = prefillRow(c, r.b);
+  writePositions(w, L.prefill, L.pageSize, r.code, row, from, to);
+  recordReadsOf(c, r, 'prefill', row, to);
+  w[r.b + F.prefilled] = to;
+}
+
+/**
+ * Where `rid`'s next prefill chunk starts: with a prefix-cache hit on its first forward, the
+ * tokens the matched prefix covers and the pages it brings; otherwise what the request has.
+ */
+function prefillStart(
+  c: ServingContext,
+  rid: RequestId,
+  cache?: PrefixCacheView,
+): { prefilled: number; held: number } {
+  const r = at(c, rid);
+  const w = c.words;
+  const L = c.layout.lists;
+  const own = listLen(w, r.b, L.prefillPages);
+  const match = cache ? matchPrefix(c, r.i, cache) : null;
+  if (match) return { prefilled: match.pages * c.layout.pageSize, held: match.pages + own };
+  return { prefilled: w[r.b + F.prefilled] as number, held: listLen(w, r.b, L.prefixPages) + own };
 }
 
 /** Pages the next prefill chunk of `rid` must allocate. */
 export function pagesForNextChunk(
-  ctx: ServingContext,
+  c: ServingContext,
   rid: RequestId,
   chunk: number,
   cache?: PrefixCacheView,
 ): number {
-  const r = prefillStart(ctx, rid, cache);
-  if (!r) return 0;
-  const to = Math.min(r.prefillLen, r.prefilled + chunk);
-  const held = (r.prefixPages?.length ?? 0) + r.prefillPages.length;
-  return Math.max(0, pagesFor(to, ctx.prefillPool.pageSize) - held);
+  const start = prefillStart(c, rid, cache);
+  const to = Math.min(field(c, rid, F.prefillLen), start.prefilled + chunk);
+  return Math.max(0, pagesFor(to, c.layout.pageSize) - start.held);
 }
 
-/**
- * The request as its next prefill chunk starts: with a prefix-cache hit on its first forward,
- * `prefilled` already covers the matched prefix and `prefixPages` holds its pages.
- */
-export function prefillStart(
-  ctx: ServingContext,
+/** Whether another prefill chunk follows the next one (with a prefix hit counted in). */
+export function moreChunksAfterNext(
+  c: ServingContext,
   rid: RequestId,
+  chunk: number,
   cache?: PrefixCacheView,
-): RequestState | undefined {
-  const match = cache ? matchPrefix(ctx, rid, cache) : null;
-  return (match ? lockPrefix(ctx, rid, match) : ctx).requests[rid];
+): boolean {
+  return prefillStart(c, rid, cache).prefilled + chunk < field(c, rid, F.prefillLen);
 }
 
 /**
  * Prefill sends KV up to position `upTo` (a non-final chunk sends its page-aligned prefix; the
  * last chunk sends everything and the aux data).
  */
-export function sendKv(ctx: ServingContext, rid: RequestId, last: boolean): ServingContext {
-  return withRequest(ctx, rid, (r) => {
-    const ps = ctx.prefillPool.pageSize;
-    const upTo = last ? r.prefilled : Math.floor(r.prefilled / ps) * ps;
-    return { ...r, kvSentUpTo: Math.max(r.kvSentUpTo, upTo), kvSent: true };
-  });
+export function sendKv(c: ServingContext, rid: RequestId, last: boolean): void {
+  const w = c.words;
+  const { b } = at(c, rid);
+  const ps = c.layout.pageSize;
+  const prefilled = w[b + F.prefilled] as number;
+  const upTo = last ? prefilled : Math.floor(prefilled / ps) * ps;
+  w[b + F.kvSentUpTo] = Math.max(w[b + F.kvSentUpTo] as number, upTo);
+  w[b + F.kvSent] = 1;
 }
 
 /**
  * The client aborted the request: the router answers 499 and both sides are told. Spends one
- * of the scenario's client aborts when it bounds them (`clientAbortsLeft`).
+ * of the scenario's client aborts when it bounds them.
  */
-export function markClientAborted(ctx: ServingContext, rid: RequestId): ServingContext {
-  const next = withRequest(ctx, rid, (r) => ({
-    ...r,
-    clientAborted: true,
-    aborted: true,
-    clientReply: { status: 499, tokens: 0 },
-    replyCount: { ...r.replyCount, client: r.replyCount.client + 1 },
-  }));
-  const left = ctx.clientAbortsLeft;
-  return left === undefined ? next : { ...next, clientAbortsLeft: left - 1 };
+export function markClientAborted(c: ServingContext, rid: RequestId): void {
+  const w = c.words;
+  const { b } = at(c, rid);
+  w[b + F.clientAborted] = 1;
+  w[b + F.aborted] = 1;
+  w[b + F.clientReplyStatus] = 499;
+  w[b + F.clientReplyTokens] = 0;
+  w[b + F.repliesClient] = (w[b + F.repliesClient] as number) + 1;
+  const left = c.layout.clientAbortsLeft;
+  if (w[left] !== -1) w[left] = (w[left] as number) - 1;
 }
 
 /** A room failed on a fault: spends one of the scenario's faults when it bounds them. */
-export function spendTransferFault(ctx: ServingContext): ServingContext {
-  const left = ctx.transferFaultsLeft;
-  return left === undefined ? ctx : { ...ctx, transferFaultsLeft: left - 1 };
+export function spendTransferFault(c: ServingContext): void {
+  const left = c.layout.transferFaultsLeft;
+  if (c.words[left] !== -1) c.words[left] = (c.words[left] as number) - 1;
 }
 
 /** How decode releases a request whose room may still have a write in flight. */
@@ -234,6 +238,14 @@ export interface ReleaseOptions {
   readonly cache?: PrefixCacheView;
 }
 
+/** Frees request `b`'s own pages on `node` and empties its row. */
+function freeRow(c: ServingContext, b: number, node: NodeRole): void {
+  const L = c.layout;
+  const slot = node === 'prefill' ? L.lists.prefillPages : L.lists.decodePages;
+  freePages(c.words, L.pool(node), pagesIn(c, b, slot));
+  listClear(c.words, b, slot);
+}
+
 /**
  * Frees the request's pages on `side`; slot contents stay as they are. On decode, the request's
  * metadata slot (if any) is freed too, at once. With `deferWhileWriting`, decode's pages stay
@@ -241,88 +253,83 @@ export interface ReleaseOptions {
  * `landLateWrite` frees them once it has landed.
  */
 export function releasePages(
-  ctx: ServingContext,
+  c: ServingContext,
   rid: RequestId,
   side: Side,
   opts: ReleaseOptions = { deferWhileWriting: false },
-): ServingContext {
-  const r = ctx.requests[rid];
-  if (!r) return ctx;
+): void {
+  const r = at(c, rid);
+  const w = c.words;
   if (side === 'prefill') {
-    if (opts.cache) return releaseIntoCache(ctx, rid, opts.cache);
-    return {
-      ...withRequest(ctx, rid, (q) => ({ ...q, prefillPages: [] })),
-      prefillPool: freePages(ctx.prefillPool, r.prefillPages),
-    };
+    if (opts.cache) releaseIntoCache(c, r.i, opts.cache);
+    else freeRow(c, r.b, 'prefill');
+    return;
   }
-  const withoutAux = freeAuxSlot(ctx, rid);
+  freeAuxSlot(c, r.b);
   // Only a write that will still land holds the pages: one in an open room, or one that a room
   // failed by abort is draining. A failed room's other writes never land.
   const defer =
     opts.deferWhileWriting &&
-    r.releaseDeferred !== undefined &&
-    (!r.pollFailed || r.draining === true) &&
-    kvWritePending(ctx, rid);
-  if (defer) return withRequest(withoutAux, rid, (q) => ({ ...q, releaseDeferred: true }));
-  return {
-    ...withRequest(withoutAux, rid, (q) => ({ ...q, decodePages: [] })),
-    decodePool: freePages(ctx.decodePool, r.decodePages),
-  };
+    c.layout.mechanisms.lateWrites &&
+    (w[r.b + F.pollFailed] === 0 || w[r.b + F.draining] === 1) &&
+    kvWritePending(c, rid);
+  if (defer) w[r.b + F.releaseDeferred] = 1;
+  else freeRow(c, r.b, 'decode');
 }
 
 /**
  * Fault B6 (#30937): the error path frees the request's prefill pages while its row (and the
  * transfer still reading them) keeps referring to them; the terminal cleanup frees them again.
  */
-export function releasePrefillPagesKeepRow(ctx: ServingContext, rid: RequestId): ServingContext {
-  const r = ctx.requests[rid];
-  if (!r) return ctx;
-  return { ...ctx, prefillPool: freePages(ctx.prefillPool, r.prefillPages) };
+export function releasePrefillPagesKeepRow(c: ServingContext, rid: RequestId): void {
+  const { b } = at(c, rid);
+  freePages(c.words, c.layout.prefill, pagesIn(c, b, c.layout.lists.prefillPages));
 }
 
 /** Whether decode can take a metadata slot now (always, when slots are not modelled). */
-export function auxSlotAvailable(ctx: ServingContext): boolean {
-  return ctx.auxFree === undefined || ctx.auxFree.length > 0;
+export function auxSlotAvailable(c: ServingContext): boolean {
+  return !c.layout.mechanisms.auxSlots || listLen(c.words, 0, c.layout.auxFree) > 0;
 }
 
-/** The request whose aux data slot `slot` holds now, or null when it holds none. */
-export function auxHolder(ctx: ServingContext, slot: number): RequestId | null {
-  const found = Object.entries(ctx.requests).find(([, q]) => q.auxIn === slot);
-  return found ? found[0] : null;
+/** The index of the request whose aux data slot `slot` holds now, or -1 when it holds none. */
+export function auxHolder(c: ServingContext, slot: number): number {
+  const L = c.layout;
+  for (let i = 0; i < L.requests.length; i++) {
+    if (c.words[L.block(i) + F.auxIn] === slot) return i;
+  }
+  return -1;
 }
 
 /**
  * Whether the aux data in `rid`'s metadata slot was written for another room (or for none):
  * what decode's `bootstrap_room` check at commit refuses (#17430). False without aux slots.
  */
-export function auxRoomMismatch(ctx: ServingContext, rid: RequestId): boolean {
-  const slot = ctx.requests[rid]?.auxSlot;
-  return slot !== undefined && slot !== null && auxHolder(ctx, slot) !== rid;
+export function auxRoomMismatch(c: ServingContext, rid: RequestId): boolean {
+  const r = at(c, rid);
+  const slot = c.words[r.b + F.auxSlot] as number;
+  return slot !== -1 && auxHolder(c, slot) !== r.i;
 }
 
-/** The aux data of `rid`'s room lands in `slot`, replacing whatever the slot held. */
-function writeAux(ctx: ServingContext, rid: RequestId, slot: number): ServingContext {
-  const requests: Record<RequestId, RequestState> = {};
-  for (const [id, q] of Object.entries(ctx.requests)) {
-    if (id === rid) requests[id] = { ...q, auxIn: slot };
-    else requests[id] = q.auxIn === slot ? { ...q, auxIn: null } : q;
-  }
-  return { ...ctx, requests };
+/** The aux data of the room at block `b` lands in `slot`, replacing whatever it held. */
+function writeAux(c: ServingContext, b: number, slot: number): void {
+  const holder = auxHolder(c, slot);
+  if (holder !== -1) c.words[c.layout.block(holder) + F.auxIn] = -1;
+  c.words[b + F.auxIn] = slot;
 }
 
 /**
- * Decode frees `rid`'s metadata slot: it goes to the back of the free queue (a FIFO, as
- * `ReqToMetadataIdxAllocator`) and its room is reset (#27374), so it holds no aux data.
+ * Decode frees the metadata slot of the request at block `b`: it goes to the back of the free
+ * queue (a FIFO, as `ReqToMetadataIdxAllocator`) and its room is reset (#27374), so it holds
+ * no aux data.
  */
-function freeAuxSlot(ctx: ServingContext, rid: RequestId): ServingContext {
-  const slot = ctx.requests[rid]?.auxSlot;
-  if (slot === undefined || slot === null || ctx.auxFree === undefined) return ctx;
-  const requests: Record<RequestId, RequestState> = {};
-  for (const [id, q] of Object.entries(ctx.requests)) {
-    const reset = q.auxIn === slot ? { ...q, auxIn: null } : q;
-    requests[id] = id === rid ? { ...reset, auxSlot: null } : reset;
-  }
-  return { ...ctx, requests, auxFree: [...ctx.auxFree, slot] };
+function freeAuxSlot(c: ServingContext, b: number): void {
+  const w = c.words;
+  const slot = w[b + F.auxSlot] as number;
+  if (slot === -1 || !c.layout.mechanisms.auxSlots) return;
+  const holder = auxHolder(c, slot);
+  if (holder !== -1) w[c.layout.block(holder) + F.auxIn] = -1;
+  w[b + F.auxSlot] = -1;
+  listPush(w, 0, c.layout.auxFree, slot);
 }
 
 /**
@@ -330,23 +337,19 @@ function freeAuxSlot(ctx: ServingContext, rid: RequestId): ServingContext {
  * With aux slots it also takes the head of the free slot queue. The page and slot ids go to
  * prefill in the metadata (`dstPages`, `dstAux`), where a late write still finds them.
  */
-export function preallocateDecode(ctx: ServingContext, rid: RequestId): ServingContext {
-  const r = ctx.requests[rid];
-  if (!r) return ctx;
-  const pool = ctx.decodePool;
-  const got = allocatePages(pool, rid, pagesFor(r.decodeLen, pool.pageSize));
-  if (!got) return ctx;
-  const slot = ctx.auxFree?.[0];
-  const next = {
-    ...withRequest(ctx, rid, (q) => ({
-      ...q,
-      decodePages: got.pages,
-      ...(q.dstPages === undefined ? {} : { dstPages: got.pages }),
-      ...(slot === undefined ? {} : { auxSlot: slot, dstAux: slot }),
-    })),
-    decodePool: got.pool,
-  };
-  return slot === undefined ? next : { ...next, auxFree: ctx.auxFree?.slice(1) ?? [] };
+export function preallocateDecode(c: ServingContext, rid: RequestId): void {
+  const L = c.layout;
+  const w = c.words;
+  const r = at(c, rid);
+  const n = pagesFor(w[r.b + F.decodeLen] as number, L.pageSize);
+  if (!allocatePages(w, L.decode, r.code, n, r.b, L.lists.decodePages)) return;
+  if (L.mechanisms.lateWrites) listCopy(w, r.b, L.lists.decodePages, r.b, L.lists.dstPages);
+  if (L.mechanisms.auxSlots && listLen(w, 0, L.auxFree) > 0) {
+    const slot = listAt(w, 0, L.auxFree, 0);
+    w[r.b + F.auxSlot] = slot;
+    w[r.b + F.dstAux] = slot;
+    listDropHead(w, 0, L.auxFree, 1);
+  }
 }
 
 /**
@@ -355,19 +358,20 @@ export function preallocateDecode(ctx: ServingContext, rid: RequestId): ServingC
  * prefill sent what *it* computed; the only reconciliation truncates the source when the
  * destination is shorter.
  */
-export function writeTransferredKv(ctx: ServingContext, rid: RequestId): ServingContext {
-  const r = ctx.requests[rid];
-  if (!r) return ctx;
+export function writeTransferredKv(c: ServingContext, rid: RequestId): void {
+  const L = c.layout;
+  const w = c.words;
+  const r = at(c, rid);
+  const sent = w[r.b + F.kvSentUpTo] as number;
   // The last chunk carries the aux data, written into the slot named in the metadata.
-  const lastChunk = r.kvSentUpTo >= r.prefillLen;
-  const withAux =
-    lastChunk && r.dstAux !== undefined && r.dstAux !== null ? writeAux(ctx, rid, r.dstAux) : ctx;
-  const to = Math.min(r.kvSentUpTo, r.decodeLen);
-  if (to <= r.kvArrived) return withAux;
-  return {
-    ...withRequest(withAux, rid, (q) => ({ ...q, kvArrived: to })),
-    decodePool: writePositions(ctx.decodePool, rid, r.dstPages ?? r.decodePages, r.kvArrived, to),
-  };
+  const dstAux = w[r.b + F.dstAux] as number;
+  if (sent >= (w[r.b + F.prefillLen] as number) && dstAux !== -1) writeAux(c, r.b, dstAux);
+  const from = w[r.b + F.kvArrived] as number;
+  const to = Math.min(sent, w[r.b + F.decodeLen] as number);
+  if (to <= from) return;
+  const dst = L.mechanisms.lateWrites ? L.lists.dstPages : L.lists.decodePages;
+  writePositions(w, L.decode, L.pageSize, r.code, pagesIn(c, r.b, dst), from, to);
+  w[r.b + F.kvArrived] = to;
 }
 
 /**
@@ -375,94 +379,78 @@ export function writeTransferredKv(ctx: ServingContext, rid: RequestId): Serving
  * and aux slot decode sent, whoever holds them now. If decode deferred its release for this
  * write, the drain ends it and the pages are freed.
  */
-export function landLateWrite(ctx: ServingContext, rid: RequestId): ServingContext {
-  const landed = withRequest(writeTransferredKv(ctx, rid), rid, (q) => ({ ...q, draining: false }));
-  return releaseDeferredPages(landed, rid);
+export function landLateWrite(c: ServingContext, rid: RequestId): void {
+  writeTransferredKv(c, rid);
+  const { b } = at(c, rid);
+  c.words[b + F.draining] = 0;
+  if (c.words[b + F.releaseDeferred] === 1) {
+    freeRow(c, b, 'decode');
+    c.words[b + F.releaseDeferred] = 0;
+  }
 }
 
 /** An abort failed the room while a write was in flight (`lateWrites`): the room drains it. */
-export function startDraining(ctx: ServingContext, rid: RequestId): ServingContext {
-  return withRequest(ctx, rid, (q) => ({ ...q, draining: true }));
-}
-
-/**
- * Ends a release decode deferred for the room's in-flight write (`lateWrites`): the write has
- * landed, and the pages are freed now. (A deferral waits only for a write that will land: an
- * open room's, or one an aborted room drains; see `releasePages`.)
- */
-function releaseDeferredPages(ctx: ServingContext, rid: RequestId): ServingContext {
-  const r = ctx.requests[rid];
-  if (r?.releaseDeferred !== true) return ctx;
-  return {
-    ...withRequest(ctx, rid, (q) => ({ ...q, decodePages: [], releaseDeferred: false })),
-    decodePool: freePages(ctx.decodePool, r.decodePages),
-  };
+export function startDraining(c: ServingContext, rid: RequestId): void {
+  c.words[at(c, rid).b + F.draining] = 1;
 }
 
 /** Whether sent KV is still waiting to be written into decode's pages. */
-export function kvWritePending(ctx: ServingContext, rid: RequestId): boolean {
-  const r = ctx.requests[rid];
-  return r !== undefined && Math.min(r.kvSentUpTo, r.decodeLen) > r.kvArrived;
+export function kvWritePending(c: ServingContext, rid: RequestId): boolean {
+  const w = c.words;
+  const { b } = at(c, rid);
+  return (
+    Math.min(w[b + F.kvSentUpTo] as number, w[b + F.decodeLen] as number) >
+    (w[b + F.kvArrived] as number)
+  );
 }
 
 /**
  * Decode commits a transferred request: `seq_len` becomes the length decode preallocated for,
  * whatever arrived, and the first output token (from prefill's aux slot) counts as generated.
  */
-export function commitDecode(ctx: ServingContext, rid: RequestId): ServingContext {
-  const foreign = auxRoomMismatch(ctx, rid);
-  return withRequest(ctx, rid, (r) => ({
-    ...r,
-    seqLen: r.decodeLen,
-    generated: 1,
-    committed: true,
-    ...(r.firstTokenForeign === undefined ? {} : { firstTokenForeign: foreign }),
-  }));
+export function commitDecode(c: ServingContext, rid: RequestId): void {
+  const w = c.words;
+  const { b } = at(c, rid);
+  const foreign = auxRoomMismatch(c, rid);
+  w[b + F.seqLen] = w[b + F.decodeLen] as number;
+  w[b + F.generated] = 1;
+  w[b + F.committed] = 1;
+  if (c.layout.mechanisms.auxSlots) w[b + F.firstTokenForeign] = foreign ? 1 : 0;
 }
 
 /** Whether the next decode step needs a fresh page, and whether one is free. */
-export function decodeStepFits(ctx: ServingContext, rid: RequestId): boolean {
-  const r = ctx.requests[rid];
-  if (!r) return false;
-  const ps = ctx.decodePool.pageSize;
-  const needsPage = Math.floor(r.seqLen / ps) >= r.decodePages.length;
-  return !needsPage || ctx.decodePool.free.length > 0;
+export function decodeStepFits(c: ServingContext, rid: RequestId): boolean {
+  const w = c.words;
+  const L = c.layout;
+  const { b } = at(c, rid);
+  const needsPage =
+    Math.floor((w[b + F.seqLen] as number) / L.pageSize) >= listLen(w, b, L.lists.decodePages);
+  return !needsPage || freeCount(w, L.decode) > 0;
 }
 
 /**
  * One decode forward: store the new token's KV at position `seq_len` (taking a page when the
  * row is full), then attend over positions `[0, seq_len]`.
  */
-export function runDecodeStep(ctx: ServingContext, rid: RequestId): ServingContext {
-  const r = ctx.requests[rid];
-  if (!r) return ctx;
-  let pool = ctx.decodePool;
-  let pages = r.decodePages;
-  if (Math.floor(r.seqLen / pool.pageSize) >= pages.length) {
-    const got = allocatePages(pool, rid, 1);
-    if (!got) return ctx;
-    pool = got.pool;
-    pages = [...pages, ...got.pages];
+export function runDecodeStep(c: ServingContext, rid: RequestId): void {
+  const L = c.layout;
+  const w = c.words;
+  const r = at(c, rid);
+  const seq = w[r.b + F.seqLen] as number;
+  if (Math.floor(seq / L.pageSize) >= listLen(w, r.b, L.lists.decodePages)) {
+    if (!allocatePages(w, L.decode, r.code, 1, r.b, L.lists.decodePages)) return;
   }
-  pool = writePositions(pool, rid, pages, r.seqLen, r.seqLen + 1);
-  const reads = writersOf(pool, pages, r.seqLen + 1).map(
-    (w): KvRead => ({ node: 'decode', page: w.page, writer: w.writer }),
-  );
-  return {
-    ...withRequest(ctx, rid, (q) => ({
-      ...q,
-      decodePages: pages,
-      seqLen: q.seqLen + 1,
-      generated: q.generated + 1,
-      reads: recordReads(q.reads, reads),
-    })),
-    decodePool: pool,
-  };
+  const row = pagesIn(c, r.b, L.lists.decodePages);
+  writePositions(w, L.decode, L.pageSize, r.code, row, seq, seq + 1);
+  recordReadsOf(c, r, 'decode', row, seq + 1);
+  w[r.b + F.seqLen] = seq + 1;
+  w[r.b + F.generated] = (w[r.b + F.generated] as number) + 1;
 }
 
 /** Records that the room entered KVPoll `poll` (ghost for `kvPollMonotone`). */
-export function recordPoll(ctx: ServingContext, rid: RequestId, poll: number): ServingContext {
-  return withRequest(ctx, rid, (r) =>
-    poll === 0 ? { ...r, pollFailed: true } : { ...r, pollPeak: Math.max(r.pollPeak, poll) },
-  );
+export function recordPoll(c: ServingContext, rid: RequestId, poll: number): void {
+  const w = c.words;
+  const { b } = at(c, rid);
+  if (poll === 0) w[b + F.pollFailed] = 1;
+  else w[b + F.pollPeak] = Math.max(w[b + F.pollPeak] as number, poll);
 }

@@ -63,13 +63,16 @@ export {
   explore,
   exploreAsync,
   exploreReference,
+  type InPlaceUpdate,
   type Invariant,
   type Progress,
   type SnapshotLike,
   type StateProjection,
   type TraceStep as ExploreTraceStep,
   UnsupportedFeatureError,
+  type VectorContext,
   type Violation,
+  vectorAssign,
 } from './engine/index.ts';
 export { changeText } from './export/changeText.ts';
 export {

@@ -10,7 +10,8 @@ import {
   type ServingState,
   tenantOf,
 } from '../../invariants/vocabulary.ts';
-import type { RequestState } from '../../machines/context.ts';
+import type { DecodedContext, RequestState } from '../../machines/context.ts';
+import { decodeContext } from '../../machines/contextCodec.ts';
 import { type ExternalEvent, eventActor } from '../../machines/events.ts';
 import type { PagePool } from '../../machines/kvPagePool.ts';
 import { nodeOwnerOf } from '../../machines/prefixCache.ts';
@@ -52,7 +53,8 @@ function ownerChange({ node, a, b, next }: PoolStep, page: number): TraceChange[
     return [{ kind: 'pageAllocated', node, page, rid: now, heldKvOf }];
   }
   if (was !== null && now === null) {
-    const cachedBy = node === 'prefill' ? nodeOwnerOf(next.context, page) : null;
+    const owner = node === 'prefill' ? nodeOwnerOf(next.context, page) : -1;
+    const cachedBy = owner === -1 ? null : (next.context.layout.requests[owner] ?? null);
     return [{ kind: 'pageFreed', node, page, rid: was, cachedBy: writerOf(next, cachedBy) }];
   }
   return [];
@@ -159,30 +161,44 @@ function readChanges(
   );
 }
 
-/** `rid`'s new replies: prefill's and decode's to the router, then the router's to the client. */
+/**
+ * `rid`'s new replies: prefill's and decode's to the router, then the router's to the client.
+ * A reply is new when its side's reply count grew (every reply, even a repeat, counts).
+ */
 function replyChanges(rid: RequestId, ra: RequestState, rb: RequestState): TraceChange[] {
   const out: TraceChange[] = [];
-  for (const [side, before, after] of [
-    ['prefill', ra.prefillReply, rb.prefillReply],
-    ['decode', ra.decodeReply, rb.decodeReply],
-    ['client', ra.clientReply, rb.clientReply],
+  for (const [side, after] of [
+    ['prefill', rb.prefillReply],
+    ['decode', rb.decodeReply],
+    ['client', rb.clientReply],
   ] as const) {
-    if (after && after !== before)
+    if (after && rb.replyCount[side] > ra.replyCount[side])
       out.push({ kind: 'reply', rid, side, status: after.status, tokens: after.tokens });
   }
   return out;
 }
 
+/** Both states of a step with their contexts decoded (rendering is a cold path). */
+interface DecodedStep {
+  readonly da: DecodedContext;
+  readonly db: DecodedContext;
+}
+
 /** The request records of `rid` before and after, when both exist. */
-function recordsOf(a: ServingState, b: ServingState, rid: RequestId) {
-  const ra = a.context.requests[rid];
-  const rb = b.context.requests[rid];
+function recordsOf({ da, db }: DecodedStep, rid: RequestId) {
+  const ra = da.requests[rid];
+  const rb = db.requests[rid];
   return ra && rb ? { ra, rb } : null;
 }
 
 /** What changed for `rid` itself: its regions, its own record and its mechanisms. */
-function ownChanges(a: ServingState, b: ServingState, rid: RequestId): TraceChange[] {
-  const records = recordsOf(a, b, rid);
+function ownChanges(
+  a: ServingState,
+  b: ServingState,
+  d: DecodedStep,
+  rid: RequestId,
+): TraceChange[] {
+  const records = recordsOf(d, rid);
   if (!records) return regionChanges(a, b, rid);
   const { ra, rb } = records;
   return [
@@ -193,8 +209,8 @@ function ownChanges(a: ServingState, b: ServingState, rid: RequestId): TraceChan
 }
 
 /** What `rid` observed: its new reads, then its new replies. */
-function observedChanges(a: ServingState, b: ServingState, rid: RequestId): TraceChange[] {
-  const records = recordsOf(a, b, rid);
+function observedChanges(b: ServingState, d: DecodedStep, rid: RequestId): TraceChange[] {
+  const records = recordsOf(d, rid);
   if (!records) return [];
   const { ra, rb } = records;
   return [...readChanges(b, rid, ra, rb), ...replyChanges(rid, ra, rb)];
@@ -207,16 +223,12 @@ function observedChanges(a: ServingState, b: ServingState, rid: RequestId): Trac
  */
 export function stepChanges(a: ServingState, b: ServingState): TraceChange[] {
   const rids = requestIds(b);
+  const d: DecodedStep = { da: decodeContext(a.context), db: decodeContext(b.context) };
   return [
-    ...rids.flatMap((rid) => ownChanges(a, b, rid)),
-    ...poolChanges({
-      node: 'prefill',
-      a: a.context.prefillPool,
-      b: b.context.prefillPool,
-      next: b,
-    }),
-    ...poolChanges({ node: 'decode', a: a.context.decodePool, b: b.context.decodePool, next: b }),
-    ...rids.flatMap((rid) => observedChanges(a, b, rid)),
+    ...rids.flatMap((rid) => ownChanges(a, b, d, rid)),
+    ...poolChanges({ node: 'prefill', a: d.da.prefillPool, b: d.db.prefillPool, next: b }),
+    ...poolChanges({ node: 'decode', a: d.da.decodePool, b: d.db.decodePool, next: b }),
+    ...rids.flatMap((rid) => observedChanges(b, d, rid)),
   ];
 }
 
@@ -236,7 +248,7 @@ export function traceFrom(
       actor: eventActor[event.type],
       event: event.type,
       rid: event.rid,
-      tenant: state.context.tenants[event.rid] ?? '?',
+      tenant: tenantOf(state, event.rid) ?? '?',
       changes: stepChanges(prev, state),
       regions: regionSnapshot(state),
     };

@@ -7,10 +7,21 @@
  *   active configuration, any other `stateIn` value goes through `matchesState`;
  * - `assign` sees the context left by the previous action of the same microstep and yields
  *   `Object.assign({}, context, partial)`; the object form evaluates each key in order;
+ * - an `assign` made by `vectorAssign` runs its in-place update instead: the first one of a
+ *   macrostep copies the context it is given (`{ ...context, words: context.words.slice() }`),
+ *   which the macrostep then owns (`StepScratch.owned`); each later one that is given that very
+ *   copy mutates it in place, and one given any other object (a plain `assign` replaced the
+ *   context in between) copies again. The resulting context equals the one XState builds;
  * - `raise` appends its event to the macrostep's internal queue.
  */
 import { createEmptyActor, type EventObject, matchesState, type StateValue } from 'xstate';
 import type { ActionArgs, ActionSpec, GuardArgs, GuardSpec, ParamsFn } from './machineSpec.ts';
+import {
+  type AnyInPlaceUpdate,
+  inPlaceUpdateOf,
+  isVectorContext,
+  type VectorContext,
+} from './vectorContext.ts';
 import { inertActorParts } from './xstateInternals.ts';
 
 /** What a guard may read besides context and event: the active configuration. */
@@ -22,8 +33,29 @@ export interface Moment {
 /** A compiled guard. */
 export type GuardFn = (context: unknown, event: EventObject, at: Moment) => boolean;
 
-/** A compiled action: returns the next context; `raise` appends to `queue`. */
-export type ActionFn = (context: unknown, event: EventObject, queue: EventObject[]) => unknown;
+/**
+ * What the actions of one macrostep share: `owned` is the context copy the macrostep made for
+ * in-place updates (null until one runs). The interpreter resets it at the start of every step.
+ * The copy's words are `buffer`, one array reused by every step (allocating a typed array per
+ * successor costs more than the rest of a step): a step's result that is kept beyond the next
+ * step must be detached first (`Interpreter.detach`).
+ */
+export interface StepScratch {
+  owned: unknown;
+  buffer: Int32Array | null;
+}
+
+/**
+ * A compiled action: returns the next context (a new object whenever XState would build one, so
+ * the caller can tell that an assign ran, except an in-place update given `step.owned`, which
+ * returns it mutated); `raise` appends to `queue`.
+ */
+export type ActionFn = (
+  context: unknown,
+  event: EventObject,
+  queue: EventObject[],
+  step: StepScratch,
+) => unknown;
 
 /** Builds the state value of a configuration (for `stateIn` with a value). */
 export type StateValueOf = (at: Moment) => StateValue;
@@ -98,14 +130,44 @@ function refuseSpawn(): never {
   throw new Error('unsupported: spawn inside assign');
 }
 
+const noContext =
+  'Cannot assign to undefined `context`. Ensure that `context` is defined in the machine config.';
+
+/** An in-place update, run on the macrostep's own copy of the context (see the module doc). */
+function compileInPlace(
+  update: AnyInPlaceUpdate,
+  params: unknown,
+  paramsFn: ParamsFn | null,
+): ActionFn {
+  return (context, event, _queue, step) => {
+    if (!context) throw new Error(noContext);
+    const p = resolveParams(params, paramsFn, context, event);
+    let owned = step.owned;
+    if (owned !== context) {
+      if (!isVectorContext(context)) {
+        throw new TypeError('vectorAssign: the context has no Int32Array `words`');
+      }
+      const from = context.words;
+      let buffer = step.buffer;
+      if (buffer === null || buffer.length !== from.length || buffer === from) {
+        buffer = new Int32Array(from.length);
+        step.buffer = buffer;
+      }
+      buffer.set(from);
+      owned = { ...context, words: buffer };
+      step.owned = owned;
+    }
+    update(owned as VectorContext, { event }, p);
+    return owned;
+  };
+}
+
 function compileAssign(spec: Extract<ActionSpec, { kind: 'assign' }>): ActionFn {
   const { assignment, params, paramsFn } = spec;
+  const update = inPlaceUpdateOf(assignment);
+  if (update) return compileInPlace(update, params, paramsFn);
   return (context, event) => {
-    if (!context) {
-      throw new Error(
-        'Cannot assign to undefined `context`. Ensure that `context` is defined in the machine config.',
-      );
-    }
+    if (!context) throw new Error(noContext);
     const p = resolveParams(params, paramsFn, context, event);
     const args: ActionArgs = { context, event, spawn: refuseSpawn, self, system };
     let partial: unknown;

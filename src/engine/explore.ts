@@ -119,15 +119,16 @@ function* exploring<TContext, TEvent extends EventObject>(
  * Explores every state of `machine` reachable with the offered events (see
  * `ExploreOptions.events`), checking `invariants` on each and `terminalInvariants` where no
  * event is enabled. State identity is the active configuration, the done status and the
- * context's JSON text. With `symmetry` off, the states are exactly those `getAdjacencyMap`
- * finds with the same events when it keys snapshots by value, context and status; its default
- * key omits the status, which matters only for a machine whose root completes and is then left
- * by a transition (a done and an active snapshot with equal value and context, which it merges
- * and this engine keeps apart). Returns `violation` with one shortest trace per violated
- * invariant (depth first, see `ExploreOptions.order`), else `incomplete` if `maxStates`,
- * `maxSeconds`, `maxMemory` or `signal` stopped the search, else `ok`. The stats are the
- * search's own; `ms` includes the shortening pass of a depth-first search. Runs to the end
- * without yielding to the event loop (see `exploreAsync`).
+ * context's JSON text (a vector context's words, see `vectorContext.ts`). With `symmetry` off,
+ * the states are exactly those `getAdjacencyMap` finds with the same events when it keys
+ * snapshots by value, context and status; its default key omits the status, which matters
+ * only for a machine whose root completes and is then left by a transition (a done and an
+ * active snapshot with equal value and context, which it merges and this engine keeps apart).
+ * Returns `violation` with one shortest trace per violated invariant (depth first, see
+ * `ExploreOptions.order`), else `incomplete` if `maxStates`, `maxSeconds`, `maxMemory` or
+ * `signal` stopped the search, else `ok`. The stats are the search's own; `ms` includes the
+ * shortening pass of a depth-first search. Runs to the end without yielding to the event loop
+ * (see `exploreAsync`).
  *
  * Throws `UnsupportedFeatureError` (`unsupported: <feature> at #<state id>`) for a machine
  * outside the subset (see `index.ts`), and whatever a guard or action throws.

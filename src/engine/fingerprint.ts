@@ -2,7 +2,8 @@
  * 64-bit fingerprints from two independent 32-bit lanes: Murmur3's block step with different
  * seeds and constants per lane, each finished with Murmur3's `fmix32`. A state's fingerprint
  * combines its configuration's hash (`hashString` of the configuration key) with its context's
- * structural hash (`structuralHash.ts`).
+ * structural hash (`structuralHash.ts`), or with the hash of its words for a vector context
+ * (`vectorContext.ts`).
  */
 
 function rotl(x: number, r: number): number {
@@ -54,8 +55,17 @@ export function hashString(s: string, seedA: number, seedB: number): Hash64 {
 
 /** Combines a configuration hash and a context hash into the final 64-bit fingerprint. */
 export function combine(config: Hash64, context: Hash64, out: Uint32Array): void {
-  out[0] = fmix32(mixA(mixA(0x811c9dc5, config.a), context.a));
-  out[1] = fmix32(mixB(mixB(0x9747b28c, config.b), context.b));
+  combineHalves(config, context.a, context.b, out);
+}
+
+/**
+ * `combine` with the context hash given as its halves `a` and `b`. For a fixed configuration
+ * each output half is a bijection of the matching context half, so two contexts whose hashes
+ * differ (in either half) never share a fingerprint there.
+ */
+export function combineHalves(config: Hash64, a: number, b: number, out: Uint32Array): void {
+  out[0] = fmix32(mixA(mixA(0x811c9dc5, config.a), a));
+  out[1] = fmix32(mixB(mixB(0x9747b28c, config.b), b));
 }
 
 /**

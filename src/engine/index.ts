@@ -13,7 +13,9 @@
  *   and `exit`; `log` and custom actions are inert, as under `xstate/graph`, whose action
  *   executor never runs them;
  * - context: plain JSON data (checked on the initial context), never mutated in place;
- *   `context` may be a function of `input`.
+ *   `context` may be a function of `input`. Or a vector context `{ words: Int32Array, ...static
+ *   fields }` (see `vectorContext.ts`), identified by its words alone and updated by
+ *   `vectorAssign` actions, which the engine runs in place on a per-step copy.
  * Refused: `invoke`, `after`, `always`, `history`, `route`, `output`, initial-transition
  * actions, delayed `raise`, `sendTo`, `sendParent`, `emit`, `enqueueActions`, `spawnChild`,
  * `stopChild`, `cancel`, and any other built-in action.
@@ -58,4 +60,15 @@ export type {
   TraceStep,
   Violation,
 } from './types.ts';
+/**
+ * Vector contexts: the context shape, its test, `vectorAssign` (an XState `assign` that the
+ * engine runs in place) and the hash of a vector's words behind its fingerprints.
+ */
+export {
+  hashWords,
+  type InPlaceUpdate,
+  isVectorContext,
+  type VectorContext,
+  vectorAssign,
+} from './vectorContext.ts';
 export { readStatechart, UnsupportedFeatureError } from './xstateInternals.ts';

@@ -1,11 +1,13 @@
 /**
  * The engine's initial state, taken from XState itself (`initialTransition`), so that context
  * factories, input, initial entry actions and the initial macrostep are XState's own. Also the
- * check that the initial context is plain JSON, since state identity is its JSON text.
+ * check that the initial context is plain JSON, since state identity is its JSON text, unless it
+ * is a vector context, whose identity is its words alone (`vectorContext.ts`).
  */
 import { type AnyStateMachine, initialTransition } from 'xstate';
 import type { CompiledMachine } from './compiledMachine.ts';
 import type { EngineState, ViewCache } from './configView.ts';
+import { isVectorContext } from './vectorContext.ts';
 import { snapshotParts, UnsupportedFeatureError } from './xstateInternals.ts';
 
 function plainJsonProblem(v: unknown, path: string): string | null {
@@ -34,7 +36,10 @@ function plainJsonProblem(v: unknown, path: string): string | null {
   return `${typeof v} value at ${path}`;
 }
 
-/** The initial state of `machine` under `input`, as XState computes it. */
+/**
+ * The initial state of `machine` under `input`, as XState computes it. Throws
+ * `UnsupportedFeatureError` when its context is neither plain JSON nor a vector context.
+ */
 export function initialState(
   machine: AnyStateMachine,
   compiled: CompiledMachine,
@@ -44,7 +49,9 @@ export function initialState(
   const [snapshot] = initialTransition(machine, input);
   const parts = snapshotParts(snapshot);
   if (parts.status === 'error') throw parts.error;
-  const problem = plainJsonProblem(parts.context, 'context');
+  const problem = isVectorContext(parts.context)
+    ? null
+    : plainJsonProblem(parts.context, 'context');
   if (problem) throw new UnsupportedFeatureError(problem, `#${compiled.spec.id}`);
   const flags = new Uint8Array(compiled.size);
   for (const n of parts.orders) flags[n] = 1;

@@ -14,6 +14,9 @@ import type { ConfigView, EngineState, ViewCache } from './configView.ts';
 import { Work } from './microstep.ts';
 import { buildPlan, type Plan, runPlan, selectDirect } from './selection.ts';
 
+/** Words per slab of detached vectors (`Interpreter.detach`): 16 KiB, so that a depth-first stack whose states sit in many slabs keeps little else alive. */
+const slabWords = 1 << 12;
+
 /** More microsteps than this in one macrostep is taken as an endless raise loop. */
 const maxMicrosteps = 100_000;
 
@@ -69,6 +72,7 @@ export class Interpreter {
     w.zobrist = view.zobrist;
     w.changed = false;
     w.queue.length = 0;
+    w.scratch.owned = null;
     w.microstep(selected, event);
     this.moment.flags = w.flags;
     this.moment.done = false;
@@ -81,15 +85,41 @@ export class Interpreter {
       }
     }
     w.queue.length = 0;
+    w.scratch.owned = null;
     if (!w.changed) return false;
     this.nextView = this.views.of(w.flags, w.done, w.zobrist);
     this.nextContext = w.context;
     return true;
   }
 
-  /** Takes `event` in `state` and returns the next state, or null if it is not enabled. */
+  /**
+   * `context` (a step's `nextContext`) with words of its own: a vector context whose words are
+   * the interpreter's reused scratch buffer gets a copy, anything else is returned as it is.
+   * Whatever keeps a step's result beyond the next step must keep the detached context.
+   */
+  detach(context: unknown): unknown {
+    const words = (context as { words?: unknown } | null)?.words;
+    if (words === undefined || words !== this.work.scratch.buffer) return context;
+    const scratch = words as Int32Array;
+    const n = scratch.length;
+    // Copies are carved out of shared slabs: a view on an existing buffer costs far less than a
+    // buffer of its own, and a slab is freed once no state of it is kept.
+    if (this.slabAt + n > this.slab.length) {
+      this.slab = new Int32Array(Math.max(slabWords, n));
+      this.slabAt = 0;
+    }
+    const own = this.slab.subarray(this.slabAt, this.slabAt + n);
+    this.slabAt += n;
+    own.set(scratch);
+    return { ...(context as object), words: own };
+  }
+
+  private slab = new Int32Array(0);
+  private slabAt = 0;
+
+  /** Takes `event` in `state` and returns the next state (detached), or null if not enabled. */
   stepTo(state: EngineState, event: EventObject): EngineState | null {
     if (!this.step(state, event) || this.nextView === null) return null;
-    return { view: this.nextView, context: this.nextContext };
+    return { view: this.nextView, context: this.detach(this.nextContext) };
   }
 }

@@ -12,7 +12,7 @@
  * It also records whether XState would return a new snapshot object (`changed`).
  */
 import type { EventObject } from 'xstate';
-import type { ActionFn } from './behaviour.ts';
+import type { ActionFn, StepScratch } from './behaviour.ts';
 import {
   ATOMIC,
   COMPOUND,
@@ -33,6 +33,8 @@ export class Work {
    * some microstep, or the root completed. */
   changed = false;
   readonly queue: EventObject[] = [];
+  /** What the actions of the macrostep share (its own context copy); reset per macrostep. */
+  readonly scratch: StepScratch = { owned: null, buffer: null };
 
   constructor(
     readonly m: CompiledMachine,
@@ -58,7 +60,7 @@ export class Work {
   private run(actions: readonly ActionFn[] | undefined, e: EventObject): void {
     if (actions === undefined) return;
     for (let i = 0; i < actions.length; i++) {
-      const next = (actions[i] as ActionFn)(this.context, e, this.queue);
+      const next = (actions[i] as ActionFn)(this.context, e, this.queue, this.scratch);
       if (next !== this.context) this.changed = true;
       this.context = next;
     }

@@ -19,23 +19,30 @@ import {
 } from './configView.ts';
 import { EventTable, offeredEvents } from './events.ts';
 import { Interpreter } from './interpreter.ts';
-import { ExactStore, FingerprintStore, type StateStore } from './stateStore.ts';
-import type { HashNode } from './structuralHash.ts';
+import { ExactStore, FingerprintStore, type HashHint, type StateStore } from './stateStore.ts';
 import type { ExploreBound, ExploreOptions, Invariant, SnapshotLike } from './types.ts';
+import { isVectorContext } from './vectorContext.ts';
 
 /** A discovered state waiting to be expanded. */
 interface Item extends EngineState {
   readonly index: number;
   /** Length of the discovery path from the initial state. */
   readonly depth: number;
-  /** Hash tree of the context (fingerprint mode), the hint for its successors. */
-  readonly tree: HashNode | null;
+  /** The store's hint for hashing its successors (fingerprint mode). */
+  readonly tree: HashHint;
 }
 
 interface Check<C> {
   readonly name: string;
   readonly holds: Invariant<C>;
   at: number;
+}
+
+/** A vector hint moved onto the detached copy of its words (`context`'s). */
+function rebound(hint: HashHint, context: unknown): HashHint {
+  const words = (context as { words?: unknown }).words;
+  if (hint === null || !('words' in hint) || !(words instanceof Int32Array)) return hint;
+  return { words, a: hint.a, b: hint.b };
 }
 
 function checks<C>(spec: Readonly<Record<string, Invariant<C>>> | undefined): Check<C>[] {
@@ -47,7 +54,8 @@ function checks<C>(spec: Readonly<Record<string, Invariant<C>>> | undefined): Ch
 export class Search<C, E extends EventObject> {
   readonly interp: Interpreter;
   readonly views: ViewCache;
-  readonly store: StateStore;
+  /** The visited states; `start` makes it for the run's kind of context. */
+  store: StateStore;
   readonly events = new EventTable();
   readonly invariants: Check<C>[];
   readonly terminal: Check<C>[];
@@ -78,9 +86,13 @@ export class Search<C, E extends EventObject> {
   ) {
     this.views = viewsOf(m);
     this.interp = new Interpreter(m, this.views);
-    this.store = options.exact ? new ExactStore() : new FingerprintStore();
+    this.store = this.newStore(false);
     this.invariants = checks(options.invariants);
     this.terminal = checks(options.terminalInvariants);
+  }
+
+  private newStore(vector: boolean): StateStore {
+    return this.options.exact ? new ExactStore(vector) : new FingerprintStore(vector);
   }
 
   /** The snapshot-like view of an engine state. */
@@ -102,16 +114,20 @@ export class Search<C, E extends EventObject> {
     return { view, context: rep.context };
   }
 
-  /** Stores and checks the initial state; `advance` then expands from it. */
+  /**
+   * Stores and checks the initial state; `advance` then expands from it. The store is made
+   * afresh, for vector contexts when the initial context is one (`vectorContext.ts`).
+   */
   start(initial: EngineState): void {
     const begin = this.canonical(initial);
+    this.store = this.newStore(isVectorContext(begin.context));
     this.store.add(begin.view, begin.context, -1, null);
     const root: Item = {
       view: begin.view,
       context: begin.context,
       index: 0,
       depth: 0,
-      tree: this.store.lastTree,
+      tree: this.store.lastHint,
     };
     this.discovered(root);
     if (this.options.order === 'depth') this.next = [root];
@@ -170,12 +186,14 @@ export class Search<C, E extends EventObject> {
       this.options.onTransition?.(item.index, event as E, added >= 0 ? added : -1 - added);
       if (added < 0) continue;
       this.store.setEvent(added, this.events.intern(event));
+      // A new state keeps its context: detached from the interpreter's scratch words.
+      const own = interp.detach(context);
       const found: Item = {
         view,
-        context,
+        context: own,
         index: added,
         depth: item.depth + 1,
-        tree: this.store.lastTree,
+        tree: own === context ? this.store.lastHint : rebound(this.store.lastHint, own),
       };
       next.push(found);
       this.discovered(found);

@@ -7,9 +7,28 @@
  *   probing) table of indices: 16 bytes per state plus 4 per table slot, with at most half the
  *   slots used, and growth slack of at most 2x;
  * - `ExactStore` keeps the full key (configuration key and context JSON) in a `Map`.
+ * A store made for vector contexts (`vectorContext.ts`; decided once per search, from the
+ * initial context) identifies a context by its words alone: the fingerprint combines the
+ * configuration hash with `hashWords`, and the exact key joins the words, so the static fields
+ * (a layout, say) are neither hashed nor serialised.
  */
-import { combine, type Hash64 } from './fingerprint.ts';
+import { combine, combineHalves, type Hash64 } from './fingerprint.ts';
 import { type HashNode, StructuralHasher } from './structuralHash.ts';
+import { hashWords, hashWordsFrom, type VectorContext } from './vectorContext.ts';
+
+/** A vector context's words with their hash halves: the hint for its successors' hashes. */
+export interface WordsHash {
+  readonly words: Int32Array;
+  readonly a: number;
+  readonly b: number;
+}
+
+/**
+ * What a stored state leaves its successors, so that they are hashed from it instead of
+ * afresh: the context's hash tree (structural mode), its words and their hash (vector mode),
+ * or nothing (exact mode).
+ */
+export type HashHint = HashNode | WordsHash | null;
 
 /** A configuration as the store sees it: its key and the key's hash. */
 export interface KeyedConfig {
@@ -22,11 +41,11 @@ export interface StateStore {
   readonly size: number;
   /**
    * Adds the state (`config`, `context`). Returns its new index, or `-1 - index` of the equal
-   * state already stored. `hint` is the hash tree of the parent's context, if any.
+   * state already stored. `hint` is the parent's `lastHint`, if any.
    */
-  add(config: KeyedConfig, context: unknown, parent: number, hint: HashNode | null): number;
-  /** The hash tree of the context passed to the last `add` (null in exact mode). */
-  readonly lastTree: HashNode | null;
+  add(config: KeyedConfig, context: unknown, parent: number, hint: HashHint): number;
+  /** The hint of the context passed to the last `add` (null in exact mode). */
+  readonly lastHint: HashHint;
   /** The index of the equal stored state, or -1. */
   find(config: KeyedConfig, context: unknown): number;
   /** Records the event that first reached `index`. */
@@ -56,11 +75,31 @@ export class FingerprintStore implements StateStore {
   private events = new Uint32Array(initialSlots / 2);
   private readonly fp = new Uint32Array(2);
   private readonly hasher = new StructuralHasher();
-  lastTree: HashNode | null = null;
+  private readonly words = new Uint32Array(2);
+  lastHint: HashHint = null;
 
-  private fingerprint(config: KeyedConfig, context: unknown, hint: HashNode | null): void {
-    this.lastTree = this.hasher.hashTree(context, hint);
-    combine(config.hash, this.lastTree, this.fp);
+  /**
+   * `vector`: every context of the run is a `VectorContext`, fingerprinted by its words, hashed
+   * from the parent's words where the hint gives them; otherwise by its structural hash.
+   */
+  constructor(private readonly vector = false) {}
+
+  private fingerprint(config: KeyedConfig, context: unknown, hint: HashHint): void {
+    if (this.vector) {
+      const words = wordsOf(context);
+      const parent = hint as WordsHash | null;
+      if (parent !== null && parent.words.length === words.length) {
+        hashWordsFrom(parent.words, parent.a, parent.b, words, this.words);
+      } else hashWords(words, this.words);
+      const a = this.words[0] as number;
+      const b = this.words[1] as number;
+      this.lastHint = { words, a, b };
+      combineHalves(config.hash, a, b, this.fp);
+      return;
+    }
+    const tree = this.hasher.hashTree(context, hint as HashNode | null);
+    this.lastHint = tree;
+    combine(config.hash, tree, this.fp);
   }
 
   /** The slot holding the current fingerprint, or the empty slot where it belongs. */
@@ -73,7 +112,7 @@ export class FingerprintStore implements StateStore {
     }
   }
 
-  add(config: KeyedConfig, context: unknown, parent: number, hint: HashNode | null): number {
+  add(config: KeyedConfig, context: unknown, parent: number, hint: HashHint): number {
     this.fingerprint(config, context, hint);
     const h = this.fp[0] as number;
     const l = this.fp[1] as number;
@@ -139,6 +178,13 @@ export class FingerprintStore implements StateStore {
   }
 }
 
+/** The words of a context of a vector run; throws if a step left a context without them. */
+function wordsOf(context: unknown): Int32Array {
+  const words = (context as VectorContext | null)?.words;
+  if (words instanceof Int32Array) return words;
+  throw new TypeError('a context of a vector-context run has no Int32Array `words`');
+}
+
 /** Exact store: full keys in a `Map`, parents and events in typed arrays. */
 export class ExactStore implements StateStore {
   private readonly index = new Map<string, number>();
@@ -146,12 +192,23 @@ export class ExactStore implements StateStore {
   private parents = new Int32Array(initialSlots);
   private events = new Uint32Array(initialSlots);
 
+  /**
+   * `vector`: every context of the run is a `VectorContext`, keyed by its words joined with
+   * commas; otherwise by its JSON text.
+   */
+  constructor(private readonly vector = false) {}
+
+  private keyOf(config: KeyedConfig, context: unknown): string {
+    const text = this.vector ? wordsOf(context).join(',') : JSON.stringify(context);
+    return `${config.key}\u0000${text}`;
+  }
+
   get size(): number {
     return this.index.size;
   }
 
   add(config: KeyedConfig, context: unknown, parent: number): number {
-    const key = `${config.key}\u0000${JSON.stringify(context)}`;
+    const key = this.keyOf(config, context);
     const found = this.index.get(key);
     if (found !== undefined) return -1 - found;
     const i = this.index.size;
@@ -166,7 +223,7 @@ export class ExactStore implements StateStore {
   }
 
   find(config: KeyedConfig, context: unknown): number {
-    return this.index.get(`${config.key}\u0000${JSON.stringify(context)}`) ?? -1;
+    return this.index.get(this.keyOf(config, context)) ?? -1;
   }
 
   setEvent(index: number, event: number): void {
@@ -185,5 +242,5 @@ export class ExactStore implements StateStore {
     return this.parents.byteLength + this.events.byteLength + 2 * this.keyChars;
   }
 
-  readonly lastTree = null;
+  readonly lastHint = null;
 }

@@ -91,9 +91,10 @@ export interface ExploreOptions<TContext, TEvent extends EventObject> {
    */
   readonly signal?: AbortSignal;
   /**
-   * Store full keys (configuration key and context JSON) in a `Map` instead of 64-bit
-   * fingerprints: no collision risk, but two bytes per key character (about 4 KB per state for
-   * a 3-request kvcheck scenario) instead of about 30 bytes. @default false
+   * Store full keys (configuration key and context JSON, or a vector context's words) in a
+   * `Map` instead of 64-bit fingerprints: no collision risk, but two bytes per key character
+   * (about 4 KB per state for a 3-request kvcheck scenario) instead of about 30 bytes.
+   * @default false
    */
   readonly exact?: boolean;
   /**

@@ -26,7 +26,7 @@ describe('a prefill error while the last chunk is in flight, under fixed', () =>
     expect(d.req('a1').aborted).toBe(true);
     expect(d.req('a1').prefillPages).toEqual([0]);
     d.run('PREFILL_RELEASE a1', 'DECODE_TRANSFER_FAILED a1', 'ROUTER_REPLY a1');
-    const free = d.snapshot.context.prefillPool.free;
+    const free = d.ctx().prefillPool.free;
     expect(d.req('a1').clientReply).toEqual({ status: 500, tokens: 0 });
     expect(d.req('a1').prefillPages).toEqual([]);
     expect(free).toEqual([...new Set(free)]);
@@ -36,9 +36,9 @@ describe('a prefill error while the last chunk is in flight, under fixed', () =>
   it('under B6 frees the pages at the error, and the terminal cleanup frees them again', () => {
     const d = drive(prefillError, variantOf('B6')).run(...toInflight('a1'), 'PREFILL_ERROR a1');
     expect(d.req('a1').prefillPages).toEqual([0]);
-    expect(d.snapshot.context.prefillPool.free).toContain(0);
+    expect(d.ctx().prefillPool.free).toContain(0);
     d.run('PREFILL_RELEASE a1');
-    expect(d.snapshot.context.prefillPool.free.filter((p) => p === 0)).toHaveLength(2);
+    expect(d.ctx().prefillPool.free.filter((p) => p === 0)).toHaveLength(2);
     expect(freedExactlyOnce.explain(d.state())).toBe('prefill page 0 is on the free list twice');
   });
 

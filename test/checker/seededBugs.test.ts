@@ -5,18 +5,28 @@
  */
 import { assign } from 'xstate';
 import type { ServingContext } from '../../machines/context.ts';
+import type { ServingEvent } from '../../machines/events.ts';
 import { freePages, writePositions } from '../../machines/kvPagePool.ts';
+import { F } from '../../machines/layout.ts';
 import type { RequestId, Scenario } from '../../machines/scenario.ts';
 import { createServingMachine, type ServingMachine } from '../../machines/servingMachine.ts';
 import * as up from '../../machines/servingUpdates.ts';
+import { requestView } from '../../machines/servingView.ts';
 import { findVariant } from '../../machines/variants.ts';
+import { listItems, listLen, setBit } from '../../machines/vectorOps.ts';
 import { happy, incident } from '../../scenarios/index.ts';
 import { check } from '../../src/checker/check.ts';
 import { type EngineName, engineNames } from '../../src/checker/checkOptions.ts';
 import type { ScenarioResult } from '../../src/checker/outcome.ts';
+import { vectorAssign } from '../../src/engine/index.ts';
 
 type Rid = { rid: RequestId };
 type RidSide = { rid: RequestId; side: up.Side };
+
+/** A mutant action written, as the machine's own, against the state vector. */
+function mutant<P>(update: (c: ServingContext, p: P) => void) {
+  return vectorAssign<ServingContext, ServingEvent, P>((c, _args, p) => update(c, p));
+}
 
 function machineFor(scenario: Scenario, variantName: string): ServingMachine {
   const v = findVariant(variantName);
@@ -63,10 +73,9 @@ describe.each(engineNames)(
     it('catches a release that frees pages but keeps them in the row: freedExactlyOnce', () => {
       const m = machineFor(happy, 'fixed').provide({
         actions: {
-          releasePages: assign(({ context }, p: RidSide) => {
-            const r = context.requests[p.rid];
-            if (!r || p.side !== 'decode') return context;
-            return { ...context, decodePool: freePages(context.decodePool, r.decodePages) };
+          releasePages: mutant((c, p: RidSide) => {
+            if (p.side !== 'decode') return;
+            freePages(c.words, c.layout.decode, requestView(c, p.rid).pages('decode'));
           }),
         },
       });
@@ -82,9 +91,11 @@ describe.each(engineNames)(
     it('catches an allocator that hands out pages without taking them off the free list', () => {
       const m = machineFor(happy, 'fixed').provide({
         actions: {
-          preallocateDecode: assign(({ context }, p: Rid) => {
-            const next = up.preallocateDecode(context, p.rid);
-            return { ...next, decodePool: { ...next.decodePool, free: context.decodePool.free } };
+          preallocateDecode: mutant((c, p: Rid) => {
+            const free = c.layout.decode.free;
+            const before = c.words.slice(free.at, free.at + free.cap + 1);
+            up.preallocateDecode(c, p.rid);
+            c.words.set(before, free.at);
           }),
         },
       });
@@ -99,19 +110,20 @@ describe.each(engineNames)(
     it('catches a decode step that attends before storing the new token: noCrossTenantRead', () => {
       // Why this test? Attention reads [0, seq_len] after storing the new token; reading first
       // reads a stale slot the engine never reads. With reused pages it holds the other tenant's KV.
-      const readThenStore = (context: ServingContext, rid: RequestId): ServingContext => {
-        const r = context.requests[rid];
-        if (!r) return context;
-        const grown = up.runDecodeStep(context, rid);
-        const g = grown.requests[rid];
-        if (!g) return grown;
-        const slot = g.decodePages[Math.floor(r.seqLen / context.decodePool.pageSize)] ?? -1;
-        const stale = context.decodePool.writer[slot] ?? null;
-        const reads = up.recordReads(g.reads, [{ node: 'decode', page: slot, writer: stale }]);
-        return { ...grown, requests: { ...grown.requests, [rid]: { ...g, reads } } };
+      const readThenStore = (c: ServingContext, rid: RequestId): void => {
+        const L = c.layout;
+        const { i, b } = up.at(c, rid);
+        const seq = c.words[b + F.seqLen] as number;
+        const before = c.words.slice();
+        up.runDecodeStep(c, rid);
+        const row = listItems(c.words, b, L.lists.decodePages);
+        if (listLen(c.words, b, L.lists.decodePages) === 0) return;
+        const page = row[Math.floor(seq / L.pageSize)] ?? -1;
+        const stale = before[L.decode.writer + page * L.pageSize + (seq % L.pageSize)] ?? 0;
+        setBit(c.words, L.block(i) + L.lists.reads, L.readBit('decode', page, stale));
       };
       const m = machineFor(happy, 'fixed').provide({
-        actions: { runDecodeStep: assign(({ context }, p: Rid) => readThenStore(context, p.rid)) },
+        actions: { runDecodeStep: mutant((c, p: Rid) => readThenStore(c, p.rid)) },
       });
       const result = checkMutant(m, happy, 'mutant', engine);
       expect(violated(result)).toEqual(['noCrossTenantRead']);
@@ -123,16 +135,12 @@ describe.each(engineNames)(
     it('catches a transfer that writes into the wrong row: noWriteAfterFree', () => {
       const m = machineFor(happy, 'fixed').provide({
         actions: {
-          writeTransferredKv: assign(({ context }, p: Rid) => {
-            const r = context.requests[p.rid];
-            if (!r) return context;
-            const pages = context.decodePool.owner.length;
-            const wrongRow = r.decodePages.map((page) => (page + 1) % pages);
+          writeTransferredKv: mutant((c, p: Rid) => {
+            const r = requestView(c, p.rid);
+            const L = c.layout;
+            const wrongRow = r.pages('decode').map((page) => (page + 1) % L.decode.pages);
             const n = Math.min(r.prefillLen, r.decodeLen);
-            return {
-              ...context,
-              decodePool: writePositions(context.decodePool, p.rid, wrongRow, 0, n),
-            };
+            writePositions(c.words, L.decode, L.pageSize, r.code, wrongRow, 0, n);
           }),
         },
       });
@@ -146,9 +154,10 @@ describe.each(engineNames)(
     it('catches a side that replies twice: singleTerminalResponse', () => {
       const m = machineFor(happy, 'fixed').provide({
         actions: {
-          replyDecodeFinished: assign(({ context }, p: Rid) => {
-            const rep = { status: 200, tokens: context.requests[p.rid]?.generated ?? 0 };
-            return up.reply(up.reply(context, p.rid, 'decode', rep), p.rid, 'decode', rep);
+          replyDecodeFinished: mutant((c, p: Rid) => {
+            const rep = { status: 200, tokens: up.field(c, p.rid, F.generated) };
+            up.reply(c, p.rid, 'decode', rep);
+            up.reply(c, p.rid, 'decode', rep);
           }),
         },
       });
@@ -172,8 +181,8 @@ describe.each(engineNames)(
     it('catches a room whose KVPoll goes backwards: kvPollMonotone', () => {
       const m = machineFor(happy, 'fixed').provide({
         actions: {
-          recordPoll: assign(({ context }, p: { rid: RequestId; poll: number }) =>
-            up.recordPoll(context, p.rid, p.poll === 2 ? 3 : p.poll),
+          recordPoll: mutant((c, p: { rid: RequestId; poll: number }) =>
+            up.recordPoll(c, p.rid, p.poll === 2 ? 3 : p.poll),
           ),
         },
       });
@@ -188,19 +197,21 @@ describe.each(engineNames)(
   'a scrubbing allocator (the mitigation of PR #39945) on incident under incident-2026 (%s engine)',
   (engine) => {
     it('turns the cross-tenant read into a coverage failure: the placeholder path is still wrong', () => {
-      const scrub = (context: ServingContext, rid: RequestId, side: up.Side): ServingContext => {
-        const r = context.requests[rid];
-        const next = up.releasePages(context, rid, side);
-        if (!r || side !== 'decode') return next;
-        const ps = next.decodePool.pageSize;
-        const writer = next.decodePool.writer.map((w, slot) =>
-          r.decodePages.includes(Math.floor(slot / ps)) ? null : w,
-        );
-        return { ...next, decodePool: { ...next.decodePool, writer } };
+      const scrub = (c: ServingContext, rid: RequestId, side: up.Side): void => {
+        const L = c.layout;
+        const pages = requestView(c, rid).pages('decode');
+        up.releasePages(c, rid, side);
+        if (side !== 'decode') return;
+        for (const page of pages)
+          c.words.fill(
+            0,
+            L.decode.writer + page * L.pageSize,
+            L.decode.writer + (page + 1) * L.pageSize,
+          );
       };
       const m = machineFor(incident, 'incident-2026').provide({
         actions: {
-          releasePages: assign(({ context }, p: RidSide) => scrub(context, p.rid, p.side)),
+          releasePages: mutant((c, p: RidSide) => scrub(c, p.rid, p.side)),
         },
       });
       const result = checkMutant(m, incident, 'scrubbing', engine);

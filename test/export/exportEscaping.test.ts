@@ -3,6 +3,7 @@
  * sequence, ITF and state-space exporters write.
  */
 import type { ServingState } from '../../invariants/vocabulary.ts';
+import { incident } from '../../scenarios/index.ts';
 import type { StateGraph } from '../../src/checker/stateGraph.ts';
 import { escapeMarkdownText } from '../../src/export/escape.ts';
 import { itfTrace, toItf } from '../../src/export/itf.ts';
@@ -46,7 +47,7 @@ describe('hostile names', () => {
     const scenarioLike = {
       requests: [{ id: 'x1', tenant: hostileTenant, promptLen: 1, outputLen: 2 }],
     };
-    const s0 = withTenant(buildState(), scenarioLike.requests[0]?.tenant ?? '');
+    const s0 = withTenant(scenarioLike.requests[0]?.tenant ?? '');
     const graph: StateGraph = {
       states: [s0, s0],
       edges: [[{ event: { type: 'DISPATCH', rid: 'a1' }, to: 1 }], []],
@@ -64,8 +65,13 @@ describe('hostile names', () => {
   });
 });
 
-function withTenant(s: ServingState, tenant: string): ServingState {
-  return { ...s, context: { ...s.context, tenants: { ...s.context.tenants, a1: tenant } } };
+/**
+ * The initial state of `incident` with a1's tenant renamed. Tenants are static (the layout's
+ * name table), so the rename is a scenario whose a1 belongs to `tenant`.
+ */
+function withTenant(tenant: string): ServingState {
+  const requests = incident.requests.map((r) => (r.id === 'a1' ? { ...r, tenant } : r));
+  return buildState({}, { ...incident, requests });
 }
 
 describe('escapeMarkdownText', () => {

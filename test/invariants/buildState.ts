@@ -1,10 +1,13 @@
 /**
  * Hand-built `ServingState`s for the invariant tests: the initial context of a scenario plus
- * targeted edits, so each test states only what makes its property hold or fail.
+ * targeted edits, so each test states only what makes its property hold or fail. Edits are made
+ * on the decoded (plain JSON) context, which is then encoded into the state vector.
  */
 import type { ServingState } from '../../invariants/vocabulary.ts';
 import { initialContext, type RequestState } from '../../machines/context.ts';
+import { decodeContext, encodeContext } from '../../machines/contextCodec.ts';
 import type { PagePool } from '../../machines/kvPagePool.ts';
+import { layoutOf } from '../../machines/layout.ts';
 import type { RequestId, Scenario } from '../../machines/scenario.ts';
 import { incident } from '../../scenarios/index.ts';
 
@@ -45,7 +48,7 @@ export interface StateEdits {
  * a1 of tenant A and b1 of tenant B, page size 1, prefill pool 8 pages, decode pool 10.
  */
 export function buildState(edits: StateEdits = {}, scenario: Scenario = incident): ServingState {
-  const ctx = initialContext(scenario);
+  const ctx = decodeContext(initialContext(scenario));
   const value: Record<RequestId, Record<string, unknown>> = {};
   const requests: Record<RequestId, RequestState> = {};
   for (const [rid, r] of Object.entries(ctx.requests)) {
@@ -54,12 +57,12 @@ export function buildState(edits: StateEdits = {}, scenario: Scenario = incident
   }
   return {
     value,
-    context: {
+    context: encodeContext(layoutOf(scenario), {
       ...ctx,
       requests,
       prefillPool: edits.prefillPool ? edits.prefillPool(ctx.prefillPool) : ctx.prefillPool,
       decodePool: edits.decodePool ? edits.decodePool(ctx.decodePool) : ctx.decodePool,
-    },
+    }),
   };
 }
 

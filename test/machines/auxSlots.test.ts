@@ -23,7 +23,7 @@ describe('metadata slots', () => {
   it('are taken at prealloc; a second request waits for a free slot', () => {
     const d = drive(oneSlot, fixed).run(...toInflight('a1'));
     expect(d.req('a1')).toMatchObject({ auxSlot: 0, dstAux: 0, auxIn: null });
-    expect(d.snapshot.context.auxFree).toEqual([]);
+    expect(d.ctx().auxFree).toEqual([]);
     d.run('DISPATCH b1', 'PREFILL_INTAKE b1', 'DECODE_INTAKE b1');
     expect(d.enabled('DECODE_PREALLOC b1')).toBe(false);
   });
@@ -35,7 +35,7 @@ describe('metadata slots', () => {
     expect(d.req('a1').firstTokenForeign).toBe(false);
     d.run('DECODE_FINISH a1');
     expect(d.req('a1')).toMatchObject({ auxSlot: null, auxIn: null });
-    expect(d.snapshot.context.auxFree).toEqual([0]);
+    expect(d.ctx().auxFree).toEqual([0]);
     expect(d.enabled('DISPATCH b1')).toBe(true);
   });
 

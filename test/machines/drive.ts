@@ -5,7 +5,8 @@
  */
 import { initialTransition, type SnapshotFrom, transition } from 'xstate';
 import type { ServingState } from '../../invariants/vocabulary.ts';
-import type { RequestState } from '../../machines/context.ts';
+import type { DecodedContext, RequestState } from '../../machines/context.ts';
+import { decodeContext } from '../../machines/contextCodec.ts';
 import type { ExternalEvent } from '../../machines/events.ts';
 import type { Scenario } from '../../machines/scenario.ts';
 import { createServingMachine, type ServingMachine } from '../../machines/servingMachine.ts';
@@ -24,7 +25,9 @@ export interface Driver {
   run(...steps: readonly Step[]): Driver;
   /** Whether `step` is enabled now (it would change the snapshot). */
   enabled(step: Step): boolean;
-  /** The record of request `rid`. */
+  /** The snapshot's context, decoded. */
+  ctx(): DecodedContext;
+  /** The decoded record of request `rid`. */
   req(rid: string): RequestState;
   /** Where `rid`'s `region` is, as the snapshot's value. */
   at(rid: string, region: 'router' | 'prefill' | 'transfer' | 'decode'): unknown;
@@ -55,8 +58,11 @@ export function drive(scenario: Scenario, variant: Variant): Driver {
       const [next] = transition(machine, d.snapshot, eventOf(step));
       return next !== d.snapshot;
     },
+    ctx() {
+      return decodeContext(d.snapshot.context);
+    },
     req(rid) {
-      const r = d.snapshot.context.requests[rid];
+      const r = d.ctx().requests[rid];
       if (!r) throw new Error(`no request ${rid}`);
       return r;
     },

@@ -5,6 +5,7 @@
  * refuses a bound without its fault.
  */
 import { initialContext } from '../../machines/context.ts';
+import { decodeContext } from '../../machines/contextCodec.ts';
 import type { Scenario } from '../../machines/scenario.ts';
 import { variantNamed } from '../../machines/variants.ts';
 import { incident, scenarios } from '../../scenarios/index.ts';
@@ -19,11 +20,11 @@ const budget: Scenario = { ...faulty, maxTransferFaults: 1, maxClientAborts: 1 }
 describe('fault budgets', () => {
   it('are absent from the context unless a scenario sets them', () => {
     for (const s of [...scenarios, faulty]) {
-      const ctx = initialContext(s);
+      const ctx = decodeContext(initialContext(s));
       expect(ctx.transferFaultsLeft).toBeUndefined();
       expect(ctx.clientAbortsLeft).toBeUndefined();
     }
-    const ctx = initialContext(budget);
+    const ctx = decodeContext(initialContext(budget));
     expect([ctx.transferFaultsLeft, ctx.clientAbortsLeft]).toEqual([1, 1]);
   });
 
@@ -37,7 +38,7 @@ describe('fault budgets', () => {
     });
     const d = drive(two(budget), fixed).run(...toInflight('a1'), 'TRANSFER_FAIL a1');
     expect(d.at('a1', 'transfer')).toBe('failed');
-    expect(d.snapshot.context.transferFaultsLeft).toBe(0);
+    expect(d.ctx().transferFaultsLeft).toBe(0);
     d.run(...toInflight('c1'));
     expect(d.enabled('TRANSFER_FAIL c1')).toBe(false);
     const unbounded = drive(two(faulty), fixed).run(...toInflight('a1'), 'TRANSFER_FAIL a1');
@@ -47,7 +48,7 @@ describe('fault budgets', () => {
 
   it('allow one client abort, then no other client may abort', () => {
     const d = drive(budget, fixed).run('DISPATCH a1', 'CLIENT_ABORT a1', 'DISPATCH b1');
-    expect(d.snapshot.context.clientAbortsLeft).toBe(0);
+    expect(d.ctx().clientAbortsLeft).toBe(0);
     expect(d.enabled('CLIENT_ABORT b1')).toBe(false);
     const unbounded = drive(faulty, fixed).run('DISPATCH a1', 'CLIENT_ABORT a1', 'DISPATCH b1');
     expect(unbounded.enabled('CLIENT_ABORT b1')).toBe(true);

@@ -5,6 +5,7 @@
  */
 import { noWriteAfterFree, poolAccounting } from '../../invariants/index.ts';
 import { initialContext } from '../../machines/context.ts';
+import { decodeContext } from '../../machines/contextCodec.ts';
 import { type Variant, variantNamed, variants } from '../../machines/variants.ts';
 import { scenarios } from '../../scenarios/index.ts';
 import { entry as b4 } from '../../src/catalogue/entries/b4.ts';
@@ -17,7 +18,7 @@ const faulty: Variant = { ...fixed, switches: { ...fixed.switches, releaseBefore
 describe('late writes: an abort does not cancel a posted write', () => {
   it('are off in every built-in scenario: no extra fields, no draining', () => {
     for (const s of scenarios) {
-      const ctx = initialContext(s);
+      const ctx = decodeContext(initialContext(s));
       expect(ctx.auxFree).toBeUndefined();
       for (const r of Object.values(ctx.requests)) {
         expect(Object.keys(r)).not.toContain('dstPages');
@@ -52,14 +53,14 @@ describe('late writes: an abort does not cancel a posted write', () => {
   it('fixed keeps the aborted request’s decode pages until the write has drained', () => {
     const d = drive(scenario, fixed).run(...toInflight('a1'), 'CLIENT_ABORT a1');
     expect(d.req('a1')).toMatchObject({ decodePages: [0], releaseDeferred: true });
-    expect(d.snapshot.context.decodePool.owner[0]).toBe('a1');
+    expect(d.ctx().decodePool.owner[0]).toBe('a1');
     expect(poolAccounting(d.state())).toBe(true);
     // b1 cannot be given page 0 while the write may still land there.
     d.run(...toInflight('b1'));
     expect(d.req('b1').decodePages).toEqual([1]);
     d.run('KV_WRITE_DONE a1');
     expect(d.req('a1')).toMatchObject({ decodePages: [], releaseDeferred: false });
-    expect(d.snapshot.context.decodePool.free[0]).toBe(0);
+    expect(d.ctx().decodePool.free[0]).toBe(0);
     expect(noWriteAfterFree(d.state())).toBe(true);
   });
 
@@ -69,7 +70,7 @@ describe('late writes: an abort does not cancel a posted write', () => {
     d.run(...toInflight('b1'));
     expect(d.req('b1').decodePages).toEqual([0]);
     d.run('KV_WRITE_DONE b1', 'KV_WRITE_DONE a1');
-    expect(d.snapshot.context.decodePool.writer[0]).toBe('a1');
+    expect(d.ctx().decodePool.writer[0]).toBe('a1');
     expect(noWriteAfterFree.explain(d.state())).toBe('a1 wrote decode page 0 without holding it');
   });
 
@@ -97,7 +98,7 @@ describe('late writes: an abort does not cancel a posted write', () => {
     );
     expect(d.at('a1', 'transfer')).toBe('failed');
     expect(d.req('a1')).toMatchObject({ decodePages: [], releaseDeferred: false, draining: false });
-    expect(d.snapshot.context.decodePool.free).toContain(0);
+    expect(d.ctx().decodePool.free).toContain(0);
   });
 
   it('defers nothing when the room failed on its own (the write was dropped)', () => {
@@ -108,6 +109,6 @@ describe('late writes: an abort does not cancel a posted write', () => {
     expect(d.at('a1', 'transfer')).toBe('failed');
     d.run('DECODE_TRANSFER_FAILED a1');
     expect(d.req('a1').decodePages).toEqual([]);
-    expect(d.snapshot.context.decodePool.free).toContain(0);
+    expect(d.ctx().decodePool.free).toContain(0);
   });
 });

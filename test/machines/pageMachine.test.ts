@@ -5,6 +5,7 @@
  * may be written by a request that does not hold it.
  */
 import { initialTransition, transition } from 'xstate';
+import { decodeContext } from '../../machines/contextCodec.ts';
 import type { PagePool } from '../../machines/kvPagePool.ts';
 import { type PageEvent, pageMachine } from '../../machines/pageMachine.ts';
 import { findVariant } from '../../machines/variants.ts';
@@ -45,28 +46,32 @@ describe.each([
     const [fresh] = initialTransition(pageMachine);
     const pools = ['prefillPool', 'decodePool'] as const;
     const pagesAt = new Map<number, PageSnapshot[][]>();
+    const first = graph.states[0];
+    const initial = first ? decodeContext(first.context) : undefined;
     pagesAt.set(
       0,
-      pools.map((pool) => graph.states[0]?.context[pool].owner.map(() => fresh) ?? []),
+      pools.map((pool) => initial?.[pool].owner.map(() => fresh) ?? []),
     );
     let checked = 0;
     const mismatches: string[] = [];
     for (const from of tree.order) {
-      const source = graph.states[from];
+      const sourceState = graph.states[from];
       const pages = pagesAt.get(from);
-      if (!source || !pages) throw new Error(`vertex ${from} not reached`);
+      if (!sourceState || !pages) throw new Error(`vertex ${from} not reached`);
+      const source = decodeContext(sourceState.context);
       for (const edge of graph.edges[from] ?? []) {
-        const target = graph.states[edge.to];
-        if (!target) throw new Error(`vertex ${edge.to} missing`);
+        const targetState = graph.states[edge.to];
+        if (!targetState) throw new Error(`vertex ${edge.to} missing`);
+        const target = decodeContext(targetState.context);
         const next = pools.map((pool, i) =>
           (pages[i] ?? []).map((snap, page) =>
-            step(snap, pageEvents(source.context[pool], target.context[pool], page)),
+            step(snap, pageEvents(source[pool], target[pool], page)),
           ),
         );
         pools.forEach((pool, i) => {
           next[i]?.forEach((snap, page) => {
-            const owner = target.context[pool].owner[page] ?? null;
-            const writer = target.context[pool].writer[page] ?? null;
+            const owner = target[pool].owner[page] ?? null;
+            const writer = target[pool].writer[page] ?? null;
             if (
               snap.value === 'writtenAfterFree' ||
               snap.context.owner !== owner ||

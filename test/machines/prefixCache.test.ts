@@ -9,6 +9,8 @@ import {
   poolAccounting,
   prefixSharingRespectsSalt,
 } from '../../invariants/index.ts';
+import type { DecodedContext } from '../../machines/context.ts';
+import { decodeContext, encodeContext } from '../../machines/contextCodec.ts';
 import type { Scenario } from '../../machines/scenario.ts';
 import { type Variant, variantNamed } from '../../machines/variants.ts';
 import { entry as b8 } from '../../src/catalogue/entries/b8.ts';
@@ -45,7 +47,7 @@ describe('the prefix cache', () => {
       prefillPages: [],
       cachedPrefix: { pages: [0], lockRef: 0 },
     });
-    const pool = d.snapshot.context.prefillPool;
+    const pool = d.ctx().prefillPool;
     expect(pool.owner[0]).toBeNull();
     expect(pool.free).not.toContain(0);
     expect(pool.free).toContain(1);
@@ -96,7 +98,7 @@ describe('the prefix cache', () => {
     const first = drive(rejected, variantNamed('incident-2026')).run(...released('a2'));
     expect(first.at('a2', 'prefill')).toEqual({ done: 'finished' });
     expect(first.req('a2').cachedPrefix).toBeNull();
-    expect(first.snapshot.context.prefillPool.free).toHaveLength(8);
+    expect(first.ctx().prefillPool.free).toHaveLength(8);
     const later = drive(rejected, variantNamed('incident-2026')).run(...released('a1'));
     later.run(...throughForward('a2'));
     expect(later.at('a2', 'prefill')).toEqual({ placeholder: 'forwarded' });
@@ -107,28 +109,27 @@ describe('the prefix cache', () => {
     const d = drive(sameTenant, fixed).run(...released('a1'));
     const s = d.state();
     expect(noLeakAtQuiescence.explain(s)).toMatch(/^decode page/);
-    const a1 = s.context.requests.a1;
+    const ctx = decodeContext(s.context);
+    const a1 = ctx.requests.a1;
     if (!a1?.cachedPrefix) throw new Error('no node');
-    const locked = {
-      ...s,
-      context: {
-        ...s.context,
-        decodePool: { ...s.context.decodePool, free: [...s.context.decodePool.owner.keys()] },
-        requests: {
-          ...s.context.requests,
-          a1: { ...a1, decodePages: [], cachedPrefix: { ...a1.cachedPrefix, lockRef: 1 } },
-        },
+    const lockedCtx: DecodedContext = {
+      ...ctx,
+      decodePool: { ...ctx.decodePool, free: [...ctx.decodePool.owner.keys()] },
+      requests: {
+        ...ctx.requests,
+        a1: { ...a1, decodePages: [], cachedPrefix: { ...a1.cachedPrefix, lockRef: 1 } },
       },
     };
+    const locked = { ...s, context: encodeContext(s.context.layout, lockedCtx) };
     expect(noLeakAtQuiescence.explain(locked)).toBe(
       'prefill cache pages 0 are still locked at quiescence',
     );
     const unlocked = {
-      ...locked,
-      context: {
-        ...locked.context,
-        requests: { ...locked.context.requests, a1: { ...a1, decodePages: [] } },
-      },
+      ...s,
+      context: encodeContext(s.context.layout, {
+        ...lockedCtx,
+        requests: { ...lockedCtx.requests, a1: { ...a1, decodePages: [] } },
+      }),
     };
     expect(noLeakAtQuiescence(unlocked)).toBe(true);
   });

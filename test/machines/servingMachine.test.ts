@@ -1,5 +1,6 @@
 import { initialTransition, type SnapshotFrom, transition } from 'xstate';
-import type { RequestState } from '../../machines/context.ts';
+import type { DecodedContext, RequestState } from '../../machines/context.ts';
+import { decodeContext } from '../../machines/contextCodec.ts';
 import type { ExternalEvent } from '../../machines/events.ts';
 import type { Scenario } from '../../machines/scenario.ts';
 import { createServingMachine, type ServingMachine } from '../../machines/servingMachine.ts';
@@ -32,8 +33,13 @@ function run(machine: ServingMachine, snapshot: Snapshot, steps: readonly Step[]
   }, snapshot);
 }
 
+/** The snapshot's context, decoded. */
+function ctx(snapshot: Snapshot): DecodedContext {
+  return decodeContext(snapshot.context);
+}
+
 function req(snapshot: Snapshot, rid: string): RequestState {
-  const r = snapshot.context.requests[rid];
+  const r = ctx(snapshot).requests[rid];
   if (!r) throw new Error(`no request ${rid}`);
   return r;
 }
@@ -67,8 +73,8 @@ describe('createServingMachine: the initial state', () => {
       a1: { router: 'idle', prefill: 'idle', transfer: 'unopened', decode: 'idle' },
       b1: { router: 'idle', prefill: 'idle', transfer: 'unopened', decode: 'idle' },
     });
-    expect(snapshot.context.prefillPool.free).toHaveLength(8);
-    expect(snapshot.context.decodePool.free).toHaveLength(10);
+    expect(ctx(snapshot).prefillPool.free).toHaveLength(8);
+    expect(ctx(snapshot).decodePool.free).toHaveLength(10);
   });
 
   it('moves only the request an event names', () => {
@@ -118,7 +124,7 @@ describe('incident-2026 on incident', () => {
       seqLen: 2,
       generated: 2,
     });
-    for (const pool of [s.context.prefillPool, s.context.decodePool]) {
+    for (const pool of [ctx(s).prefillPool, ctx(s).decodePool]) {
       expect(pool.free).toHaveLength(pool.owner.length);
       expect(pool.owner.every((o) => o === null)).toBe(true);
     }
@@ -219,7 +225,7 @@ describe('retire-only on incident', () => {
       decodeReply: { status: 500, tokens: 0 },
       clientReply: { status: 500, tokens: 0 },
     });
-    expect(failed.context.decodePool.free).toHaveLength(10);
+    expect(ctx(failed).decodePool.free).toHaveLength(10);
   });
 });
 

@@ -1,9 +1,5 @@
-import {
-  initialContext,
-  type KvRead,
-  type RequestState,
-  type ServingContext,
-} from '../../machines/context.ts';
+import { initialContext, type KvRead, type ServingContext } from '../../machines/context.ts';
+import { decodeContext, encodeContext } from '../../machines/contextCodec.ts';
 import type { Scenario } from '../../machines/scenario.ts';
 import {
   admit,
@@ -14,7 +10,6 @@ import {
   markRejected,
   preallocateDecode,
   recordPoll,
-  recordReads,
   releasePages,
   reply,
   runDecodeStep,
@@ -24,20 +19,7 @@ import {
   writeTransferredKv,
 } from '../../machines/servingUpdates.ts';
 import { incident } from '../../scenarios/index.ts';
-
-function req(ctx: ServingContext, rid: string): RequestState {
-  const r = ctx.requests[rid];
-  if (!r) throw new Error(`no request ${rid} in context`);
-  return r;
-}
-
-/** Applies updates left to right. */
-function apply(
-  ctx: ServingContext,
-  ...steps: ((c: ServingContext) => ServingContext)[]
-): ServingContext {
-  return steps.reduce((c, step) => step(c), ctx);
-}
+import { applyUpdates as apply, decoded, req, wordsOf } from './vector.ts';
 
 /** a1 admitted on both sides, prefilled, transferred and committed (prompt 1, pageSize 1). */
 function a1Committed(scenario: Scenario = incident): ServingContext {
@@ -64,19 +46,19 @@ describe('intake updates', () => {
   });
 
   it('swapForPlaceholder shrinks the prompt to one token on that side and marks it rejected', () => {
-    const ctx = swapForPlaceholder(initialContext(incident), 'b1', 'prefill');
+    const ctx = apply(initialContext(incident), (c) => swapForPlaceholder(c, 'b1', 'prefill'));
     expect(req(ctx, 'b1')).toMatchObject({
       prefillLen: 1,
       rejectedOnPrefill: true,
       decodeLen: 0,
       rejectedOnDecode: false,
     });
-    const both = swapForPlaceholder(ctx, 'b1', 'decode');
+    const both = apply(ctx, (c) => swapForPlaceholder(c, 'b1', 'decode'));
     expect(req(both, 'b1')).toMatchObject({ decodeLen: 1, rejectedOnDecode: true });
   });
 
   it('markRejected marks a clean rejection without changing lengths', () => {
-    const ctx = markRejected(initialContext(incident), 'b1', 'decode');
+    const ctx = apply(initialContext(incident), (c) => markRejected(c, 'b1', 'decode'));
     expect(req(ctx, 'b1')).toMatchObject({
       rejectedOnDecode: true,
       rejectedOnPrefill: false,
@@ -85,7 +67,8 @@ describe('intake updates', () => {
   });
 
   it('markAborted sets the aborted ghost', () => {
-    expect(req(markAborted(initialContext(incident), 'a1'), 'a1').aborted).toBe(true);
+    const ctx = apply(initialContext(incident), (c) => markAborted(c, 'a1'));
+    expect(req(ctx, 'a1').aborted).toBe(true);
   });
 
   it('throws on a request the scenario does not have', () => {
@@ -94,15 +77,21 @@ describe('intake updates', () => {
 
   it('leaves other requests untouched', () => {
     const before = initialContext(incident);
-    const after = admit(before, 'a1', 'prefill', 1);
-    expect(after.requests.b1).toBe(before.requests.b1);
+    const after = apply(before, (c) => admit(c, 'a1', 'prefill', 1));
+    expect(req(after, 'b1')).toEqual(req(before, 'b1'));
+    const { layout } = before;
+    const b1 = layout.block(layout.indexOf('b1'));
+    const block = (c: ServingContext) => Array.from(c.words.subarray(b1, b1 + layout.blockWords));
+    expect(block(after)).toEqual(block(before));
   });
 });
 
 describe('replies', () => {
   it('reply stores the side’s reply and counts it', () => {
-    const once = reply(initialContext(incident), 'b1', 'prefill', { status: 400, tokens: 0 });
-    const twice = reply(once, 'b1', 'prefill', { status: 500, tokens: 0 });
+    const once = apply(initialContext(incident), (c) =>
+      reply(c, 'b1', 'prefill', { status: 400, tokens: 0 }),
+    );
+    const twice = apply(once, (c) => reply(c, 'b1', 'prefill', { status: 500, tokens: 0 }));
     expect(req(twice, 'b1').prefillReply).toEqual({ status: 500, tokens: 0 });
     expect(req(twice, 'b1').replyCount).toEqual({ prefill: 2, decode: 0, client: 0 });
   });
@@ -119,17 +108,21 @@ describe('replies', () => {
   });
 
   it('forwardReply answers 502 when the chosen side has not replied', () => {
-    const ctx = forwardReply(initialContext(incident), 'a1', 'decode');
+    const ctx = apply(initialContext(incident), (c) => forwardReply(c, 'a1', 'decode'));
     expect(req(ctx, 'a1').clientReply).toEqual({ status: 502, tokens: 0 });
   });
 });
 
 describe('runPrefillChunk', () => {
   it('allocates pages for prefillLen, writes them and reads them back', () => {
-    const ctx = runPrefillChunk(admit(initialContext(incident), 'b1', 'prefill', 2), 'b1', 2);
+    const ctx = apply(
+      initialContext(incident),
+      (c) => admit(c, 'b1', 'prefill', 2),
+      (c) => runPrefillChunk(c, 'b1', 2),
+    );
     expect(req(ctx, 'b1').prefillPages).toEqual([0, 1]);
-    expect(ctx.prefillPool.owner.slice(0, 3)).toEqual(['b1', 'b1', null]);
-    expect(ctx.prefillPool.writer.slice(0, 3)).toEqual(['b1', 'b1', null]);
+    expect(decoded(ctx).prefillPool.owner.slice(0, 3)).toEqual(['b1', 'b1', null]);
+    expect(decoded(ctx).prefillPool.writer.slice(0, 3)).toEqual(['b1', 'b1', null]);
     expect(req(ctx, 'b1').reads).toEqual([
       { node: 'prefill', page: 0, writer: 'b1' },
       { node: 'prefill', page: 1, writer: 'b1' },
@@ -137,27 +130,32 @@ describe('runPrefillChunk', () => {
   });
 
   it('computes a placeholder as one token: one page written, whatever the prompt', () => {
-    const ctx = runPrefillChunk(
-      swapForPlaceholder(initialContext(incident), 'b1', 'prefill'),
-      'b1',
-      3,
+    const ctx = apply(
+      initialContext(incident),
+      (c) => swapForPlaceholder(c, 'b1', 'prefill'),
+      (c) => runPrefillChunk(c, 'b1', 3),
     );
     expect(req(ctx, 'b1').prefillPages).toEqual([0]);
-    expect(ctx.prefillPool.writer.filter((w) => w !== null)).toEqual(['b1']);
+    expect(decoded(ctx).prefillPool.writer.filter((w) => w !== null)).toEqual(['b1']);
   });
 
   it('leaves the context unchanged when the pool cannot hold the prompt', () => {
-    const before = admit(initialContext(incident), 'b1', 'prefill', 9);
-    expect(runPrefillChunk(before, 'b1', 9)).toBe(before);
+    const before = apply(initialContext(incident), (c) => admit(c, 'b1', 'prefill', 9));
+    const after = apply(before, (c) => runPrefillChunk(c, 'b1', 9));
+    expect(wordsOf(after)).toEqual(wordsOf(before));
   });
 });
 
 describe('transfer and commit', () => {
   it('preallocateDecode takes pages for decodeLen without clearing their slots', () => {
-    const a1Done = releasePages(a1Committed(), 'a1', 'decode');
-    const ctx = preallocateDecode(admit(a1Done, 'b1', 'decode', 3), 'b1');
+    const ctx = apply(
+      a1Committed(),
+      (c) => releasePages(c, 'a1', 'decode'),
+      (c) => admit(c, 'b1', 'decode', 3),
+      (c) => preallocateDecode(c, 'b1'),
+    );
     expect(req(ctx, 'b1').decodePages).toEqual([0, 1, 2]);
-    expect(ctx.decodePool.writer[0]).toBe('a1');
+    expect(decoded(ctx).decodePool.writer[0]).toBe('a1');
   });
 
   it('writeTransferredKv writes min(prefillLen, decodeLen) positions and records them as arrived', () => {
@@ -171,7 +169,7 @@ describe('transfer and commit', () => {
       (c) => writeTransferredKv(c, 'b1'),
     );
     expect(req(ctx, 'b1').kvArrived).toBe(1);
-    expect(ctx.decodePool.writer.slice(0, 4)).toEqual(['b1', null, null, null]);
+    expect(decoded(ctx).decodePool.writer.slice(0, 4)).toEqual(['b1', null, null, null]);
   });
 
   it('writeTransferredKv truncates to decode’s length when decode holds less than prefill sent', () => {
@@ -185,7 +183,7 @@ describe('transfer and commit', () => {
       (c) => writeTransferredKv(c, 'b1'),
     );
     expect(req(ctx, 'b1').kvArrived).toBe(1);
-    expect(ctx.decodePool.writer.slice(0, 2)).toEqual(['b1', null]);
+    expect(decoded(ctx).decodePool.writer.slice(0, 2)).toEqual(['b1', null]);
   });
 
   it('commitDecode sets seq_len to decodeLen whatever arrived, and counts the first token', () => {
@@ -208,10 +206,11 @@ describe('transfer and commit', () => {
   });
 
   it('sendKv sets the kvSent ghost and, for the last chunk, sends everything computed', () => {
-    const ctx = sendKv(
-      runPrefillChunk(admit(initialContext(incident), 'b1', 'prefill', 2), 'b1', 2),
-      'b1',
-      true,
+    const ctx = apply(
+      initialContext(incident),
+      (c) => admit(c, 'b1', 'prefill', 2),
+      (c) => runPrefillChunk(c, 'b1', 2),
+      (c) => sendKv(c, 'b1', true),
     );
     expect(req(ctx, 'b1')).toMatchObject({ kvSent: true, kvSentUpTo: 2 });
   });
@@ -227,17 +226,22 @@ describe('transfer and commit', () => {
       (c) => sendKv(c, 'a1', false),
     );
     expect(req(chunk, 'a1')).toMatchObject({ prefilled: 3, kvSentUpTo: 2 });
-    const landed = writeTransferredKv(chunk, 'a1');
+    const landed = apply(chunk, (c) => writeTransferredKv(c, 'a1'));
     expect(req(landed, 'a1').kvArrived).toBe(2);
-    expect(writeTransferredKv(landed, 'a1')).toBe(landed);
+    const again = apply(landed, (c) => writeTransferredKv(c, 'a1'));
+    expect(wordsOf(again)).toEqual(wordsOf(landed));
   });
 
   it('computes a prompt chunk by chunk, allocating only the pages each chunk needs', () => {
-    const first = runPrefillChunk(admit(initialContext(incident), 'b1', 'prefill', 3), 'b1', 2);
+    const first = apply(
+      initialContext(incident),
+      (c) => admit(c, 'b1', 'prefill', 3),
+      (c) => runPrefillChunk(c, 'b1', 2),
+    );
     expect(req(first, 'b1')).toMatchObject({ prefilled: 2, prefillPages: [0, 1] });
-    const second = runPrefillChunk(first, 'b1', 2);
+    const second = apply(first, (c) => runPrefillChunk(c, 'b1', 2));
     expect(req(second, 'b1')).toMatchObject({ prefilled: 3, prefillPages: [0, 1, 2] });
-    expect(second.prefillPool.writer.slice(0, 4)).toEqual(['b1', 'b1', 'b1', null]);
+    expect(decoded(second).prefillPool.writer.slice(0, 4)).toEqual(['b1', 'b1', 'b1', null]);
   });
 });
 
@@ -245,10 +249,10 @@ describe('runDecodeStep', () => {
   it('stores the new token at seq_len, taking a page when the row is full, then reads [0, seq_len]', () => {
     const before = a1Committed();
     expect(req(before, 'a1')).toMatchObject({ seqLen: 1, decodePages: [0] });
-    const ctx = runDecodeStep(before, 'a1');
+    const ctx = apply(before, (c) => runDecodeStep(c, 'a1'));
     expect(req(ctx, 'a1')).toMatchObject({ seqLen: 2, generated: 2, decodePages: [0, 1] });
-    expect(ctx.decodePool.owner.slice(0, 3)).toEqual(['a1', 'a1', null]);
-    expect(ctx.decodePool.writer.slice(0, 3)).toEqual(['a1', 'a1', null]);
+    expect(decoded(ctx).decodePool.owner.slice(0, 3)).toEqual(['a1', 'a1', null]);
+    expect(decoded(ctx).decodePool.writer.slice(0, 3)).toEqual(['a1', 'a1', null]);
     expect(req(ctx, 'a1').reads.filter((r) => r.node === 'decode')).toEqual([
       { node: 'decode', page: 0, writer: 'a1' },
       { node: 'decode', page: 1, writer: 'a1' },
@@ -284,51 +288,67 @@ describe('runDecodeStep', () => {
   });
 
   it('stores into the current page without allocating while the page has room (pageSize 2)', () => {
-    const ctx = runDecodeStep(a1Committed({ ...incident, pageSize: 2 }), 'a1');
+    const ctx = apply(a1Committed({ ...incident, pageSize: 2 }), (c) => runDecodeStep(c, 'a1'));
     expect(req(ctx, 'a1')).toMatchObject({ seqLen: 2, decodePages: [0] });
-    expect(ctx.decodePool.free).toEqual([1, 2, 3, 4]);
-    expect(ctx.decodePool.writer.slice(0, 2)).toEqual(['a1', 'a1']);
+    expect(decoded(ctx).decodePool.free).toEqual([1, 2, 3, 4]);
+    expect(decoded(ctx).decodePool.writer.slice(0, 2)).toEqual(['a1', 'a1']);
   });
 
   it('decodeStepFits is false only when the step needs a page and none is free', () => {
     const committed = a1Committed({ ...incident, decodePoolTokens: 1 });
-    expect(committed.decodePool.free).toEqual([]);
+    expect(decoded(committed).decodePool.free).toEqual([]);
     expect(decodeStepFits(committed, 'a1')).toBe(false);
-    expect(runDecodeStep(committed, 'a1')).toBe(committed);
+    const stepped = apply(committed, (c) => runDecodeStep(c, 'a1'));
+    expect(wordsOf(stepped)).toEqual(wordsOf(committed));
     const roomy = a1Committed({ ...incident, pageSize: 2, decodePoolTokens: 2 });
-    expect(roomy.decodePool.free).toEqual([]);
+    expect(decoded(roomy).decodePool.free).toEqual([]);
     expect(decodeStepFits(roomy, 'a1')).toBe(true);
   });
 });
 
 describe('releasePages', () => {
   it('frees the side’s pages and empties the row without scrubbing their slots', () => {
-    const before = runDecodeStep(a1Committed(), 'a1');
-    const ctx = releasePages(before, 'a1', 'decode');
+    const before = apply(a1Committed(), (c) => runDecodeStep(c, 'a1'));
+    const ctx = apply(before, (c) => releasePages(c, 'a1', 'decode'));
     expect(req(ctx, 'a1').decodePages).toEqual([]);
-    expect(ctx.decodePool.free.slice(0, 2)).toEqual([0, 1]);
-    expect(ctx.decodePool.owner.every((o) => o === null)).toBe(true);
-    expect(ctx.decodePool.writer).toEqual(before.decodePool.writer);
+    expect(decoded(ctx).decodePool.free.slice(0, 2)).toEqual([0, 1]);
+    expect(decoded(ctx).decodePool.owner.every((o) => o === null)).toBe(true);
+    expect(decoded(ctx).decodePool.writer).toEqual(decoded(before).decodePool.writer);
   });
 
   it('frees only the side it is asked to', () => {
-    const ctx = releasePages(a1Committed(), 'a1', 'prefill');
+    const ctx = apply(a1Committed(), (c) => releasePages(c, 'a1', 'prefill'));
     expect(req(ctx, 'a1')).toMatchObject({ prefillPages: [], decodePages: [0] });
-    expect(ctx.prefillPool.writer[0]).toBe('a1');
+    expect(decoded(ctx).prefillPool.writer[0]).toBe('a1');
   });
 });
 
-describe('recordReads', () => {
+// `recordReads` is gone: reads are a bitset in the vector, so a read recorded twice is one bit
+// and order is not stored. The decoded read set is what must stay deduplicated and sorted.
+describe('the read set', () => {
   const read = (node: KvRead['node'], page: number, writer: string | null): KvRead => ({
     node,
     page,
     writer,
   });
+  // Eleven decode pages, so that decode page 10 exists.
+  const roomy: Scenario = { ...incident, decodePoolTokens: 11 };
+
+  /** The context of `roomy` with `reads` recorded for a1, in the order given. */
+  function withReads(reads: readonly KvRead[]): ServingContext {
+    const initial = initialContext(roomy);
+    const d = decodeContext(initial);
+    const a1 = req(initial, 'a1');
+    return encodeContext(initial.layout, {
+      ...d,
+      requests: { ...d.requests, a1: { ...a1, reads } },
+    });
+  }
 
   it('deduplicates reads and sorts them by node, page and writer', () => {
     const existing = [read('prefill', 0, 'a1'), read('decode', 10, 'b1')];
     const added = [read('decode', 2, 'a1'), read('decode', 10, 'b1'), read('decode', 2, null)];
-    expect(recordReads(existing, added)).toEqual([
+    expect(req(withReads([...existing, ...added]), 'a1').reads).toEqual([
       read('decode', 2, null),
       read('decode', 2, 'a1'),
       read('decode', 10, 'b1'),
@@ -338,7 +358,10 @@ describe('recordReads', () => {
 
   it('gives the same result whatever the order reads arrive in', () => {
     const reads = [read('decode', 1, 'a1'), read('prefill', 0, 'b1'), read('decode', 0, 'b1')];
-    expect(recordReads([], reads)).toEqual(recordReads(reads.slice(1), reads.slice(0, 1)));
+    const inOrder = withReads(reads);
+    const rotated = withReads([...reads.slice(1), ...reads.slice(0, 1)]);
+    expect(req(inOrder, 'a1').reads).toEqual(req(rotated, 'a1').reads);
+    expect(wordsOf(inOrder)).toEqual(wordsOf(rotated));
   });
 });
 

@@ -7,13 +7,15 @@
  * The seed is pinned: set KVCHECK_SEED to replay another one.
  */
 import { fc, test } from '@fast-check/vitest';
+import { freePages } from '../../machines/kvPagePool.ts';
 import {
-  allocatePages,
-  createPool,
-  freePages,
-  type PagePool,
-  writePositions,
-} from '../../machines/kvPagePool.ts';
+  clearRow,
+  type PoolHarness,
+  poolHarness,
+  poolOf,
+  tryAllocate,
+  write as writeRow,
+} from '../machines/poolHarness.ts';
 
 function pinnedSeed(): number {
   const raw = process.env.KVCHECK_SEED;
@@ -62,60 +64,65 @@ function holderOf(model: Model, page: number): Rid | null {
   return null;
 }
 
-function allocate(pool: PagePool, model: Model, rid: Rid, n: number): PagePool {
-  const got = allocatePages(pool, rid, n);
+function allocate(h: PoolHarness, model: Model, rid: Rid, n: number): void {
+  const before = poolOf(h);
+  const words = Array.from(h.words);
+  const got = tryAllocate(h, rid, n);
   if (model.freeCount < n) {
     expect(got).toBeNull();
-    return pool;
+    expect(Array.from(h.words)).toEqual(words);
+    return;
   }
   if (!got) throw new Error(`allocation of ${n} refused with ${model.freeCount} free`);
-  expect(got.pages).toHaveLength(n);
-  expect(new Set(got.pages).size).toBe(n);
-  for (const page of got.pages) expect(holderOf(model, page)).toBeNull();
+  expect(got).toHaveLength(n);
+  expect(new Set(got).size).toBe(n);
+  for (const page of got) expect(holderOf(model, page)).toBeNull();
   const reused = Math.min(n, model.justFreed.length);
-  for (const page of got.pages.slice(0, reused)) expect(model.justFreed).toContain(page);
-  expect(got.pool.writer).toEqual(pool.writer);
+  for (const page of got.slice(0, reused)) expect(model.justFreed).toContain(page);
+  expect(poolOf(h).writer).toEqual(before.writer);
   model.freeCount -= n;
-  model.rows.set(rid, [...(model.rows.get(rid) ?? []), ...got.pages]);
-  model.justFreed = model.justFreed.filter((p) => !got.pages.includes(p));
-  return got.pool;
+  model.rows.set(rid, [...(model.rows.get(rid) ?? []), ...got]);
+  model.justFreed = model.justFreed.filter((p) => !got.includes(p));
 }
 
-function free(pool: PagePool, model: Model, rid: Rid): PagePool {
+function free(h: PoolHarness, model: Model, rid: Rid): void {
   const row = model.rows.get(rid) ?? [];
-  const next = freePages(pool, row);
-  expect(next.writer).toEqual(pool.writer);
+  const before = poolOf(h);
+  freePages(h.words, h.pool, row);
+  clearRow(h, rid);
+  expect(poolOf(h).writer).toEqual(before.writer);
   model.freeCount += row.length;
   model.rows.delete(rid);
   if (row.length > 0) {
     model.stale.set(rid, row);
     model.justFreed = [...row];
   }
-  return next;
 }
 
-function write(pool: PagePool, model: Model, op: Extract<Op, { kind: 'write' }>): PagePool {
+function write(h: PoolHarness, model: Model, op: Extract<Op, { kind: 'write' }>): void {
   const row = model.rows.get(op.rid) ?? model.stale.get(op.rid) ?? [];
-  const next = writePositions(pool, op.rid, row, op.from, op.from + op.len);
-  const expectedWriter = [...pool.writer];
+  const before = poolOf(h);
+  writeRow(h, op.rid, row, op.from, op.from + op.len);
+  const next = poolOf(h);
+  const expectedWriter = [...before.writer];
   const strayPages = new Set<number>();
   for (let pos = op.from; pos < op.from + op.len; pos++) {
-    const page = row[Math.floor(pos / pool.pageSize)];
+    const page = row[Math.floor(pos / h.pageSize)];
     if (page === undefined) continue;
-    expectedWriter[page * pool.pageSize + (pos % pool.pageSize)] = op.rid;
+    expectedWriter[page * h.pageSize + (pos % h.pageSize)] = op.rid;
     if (holderOf(model, page) !== op.rid) strayPages.add(page);
   }
   expect(next.writer).toEqual(expectedWriter);
-  const added = next.strayWrites.slice(pool.strayWrites.length);
+  const added = next.strayWrites.slice(before.strayWrites.length);
   expect(added.every((s) => s.by === op.rid)).toBe(true);
   expect(added.map((s) => s.page).sort((a, b) => a - b)).toEqual(
     [...strayPages].sort((a, b) => a - b),
   );
-  return next;
 }
 
 /** The checks that hold after every operation. */
-function expectConsistent(pool: PagePool, model: Model): void {
+function expectConsistent(h: PoolHarness, model: Model): void {
+  const pool = poolOf(h);
   const held = [...model.rows.values()].flat();
   expect(pool.free).toHaveLength(model.freeCount);
   expect(model.freeCount + held.length).toBe(model.capacity);
@@ -138,7 +145,8 @@ describe(`kvPagePool (seed: ${seed})`, () => {
   )(
     'keeps page accounting, exclusive ownership, LIFO reuse and provenance',
     (capacity, pageSize, ops) => {
-      let pool = createPool(capacity, pageSize);
+      // Room for every stray write the ops can record: 30 writes of up to 4 pages each.
+      const h = poolHarness(capacity, pageSize, { rids, strayCap: 30 * 4 });
       const model: Model = {
         capacity,
         freeCount: capacity,
@@ -146,12 +154,12 @@ describe(`kvPagePool (seed: ${seed})`, () => {
         stale: new Map(),
         justFreed: [],
       };
-      expectConsistent(pool, model);
+      expectConsistent(h, model);
       for (const op of ops) {
-        if (op.kind === 'alloc') pool = allocate(pool, model, op.rid, op.n);
-        else if (op.kind === 'free') pool = free(pool, model, op.rid);
-        else pool = write(pool, model, op);
-        expectConsistent(pool, model);
+        if (op.kind === 'alloc') allocate(h, model, op.rid, op.n);
+        else if (op.kind === 'free') free(h, model, op.rid);
+        else write(h, model, op);
+        expectConsistent(h, model);
       }
     },
   );

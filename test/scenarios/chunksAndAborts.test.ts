@@ -4,6 +4,7 @@
  */
 import { initialTransition, transition } from 'xstate';
 import { regionPath } from '../../invariants/vocabulary.ts';
+import { decodeContext } from '../../machines/contextCodec.ts';
 import type { Scenario } from '../../machines/scenario.ts';
 import { createServingMachine } from '../../machines/servingMachine.ts';
 import { variantNamed } from '../../machines/variants.ts';
@@ -21,13 +22,14 @@ describe('chunked prefill', () => {
   });
 
   it('lands a first chunk’s KV on decode before prefill computes the last one', () => {
-    const early = graph.states.some((s) =>
-      Object.keys(s.context.requests).some(
+    const early = graph.states.some((s) => {
+      const requests = decodeContext(s.context).requests;
+      return Object.keys(requests).some(
         (rid) =>
           regionPath(s, rid, 'prefill') === 'admitted.chunked' &&
-          (s.context.requests[rid]?.kvArrived ?? 0) > 0,
-      ),
-    );
+          (requests[rid]?.kvArrived ?? 0) > 0,
+      );
+    });
     expect(early).toBe(true);
   });
 
@@ -63,10 +65,11 @@ describe('client aborts', () => {
         decode: { done: 'aborted' },
       },
     });
-    const a1 = s.context.requests.a1;
+    const ctx = decodeContext(s.context);
+    const a1 = ctx.requests.a1;
     expect(a1?.clientReply).toEqual({ status: 499, tokens: 0 });
     expect(a1?.decodePages).toEqual([]);
-    expect(s.context.decodePool.free).toHaveLength(10);
+    expect(ctx.decodePool.free).toHaveLength(10);
   });
 
   it('keep the fixed engine clean and do not hide the incident', () => {

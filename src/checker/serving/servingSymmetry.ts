@@ -22,10 +22,15 @@
  * page ids, and renaming pages does not commute with the machine's steps. Page symmetry would
  * merge states that behave differently; it is left out.
  */
-import type { KvRead, RequestState, ServingContext } from '../../../machines/context.ts';
+import type {
+  DecodedContext,
+  KvRead,
+  RequestState,
+  ServingContext,
+} from '../../../machines/context.ts';
+import { compareReads, decodeContext, encodeContext } from '../../../machines/contextCodec.ts';
 import type { PagePool } from '../../../machines/kvPagePool.ts';
 import type { RequestId, Scenario } from '../../../machines/scenario.ts';
-import { recordReads } from '../../../machines/servingUpdates.ts';
 import type { StateProjection } from '../../engine/index.ts';
 import { SignatureTable } from './servingSignatures.ts';
 
@@ -92,10 +97,15 @@ function renameRequest(r: RequestState, pi: Renaming): RequestState {
   const reads = r.reads.map(
     (x): KvRead => (x.writer === null ? x : { ...x, writer: pi.get(x.writer) ?? x.writer }),
   );
-  return { ...r, reads: recordReads(reads, []) };
+  return { ...r, reads: reads.sort(compareReads) };
 }
 
 type ServingValue = Readonly<Record<RequestId, unknown>>;
+
+/** A state with its context decoded: the group acts on the decoded form. */
+type Decoded = StateProjection<DecodedContext>;
+/** A state of the serving machine as the engine holds it. */
+type Vector = StateProjection<ServingContext>;
 
 /** The inverse renaming. */
 function inverseOf(pi: Renaming): Renaming {
@@ -103,11 +113,7 @@ function inverseOf(pi: Renaming): Renaming {
 }
 
 /** The image of a state under `pi`. */
-export function permuteState(
-  s: StateProjection<ServingContext>,
-  pi: Renaming,
-  inverse: Renaming = inverseOf(pi),
-): StateProjection<ServingContext> {
+export function permuteState(s: Decoded, pi: Renaming, inverse: Renaming = inverseOf(pi)): Decoded {
   const value = s.value as ServingValue;
   const moved: Record<RequestId, unknown> = {};
   for (const k of Object.keys(value)) moved[k] = value[inverse.get(k) ?? k];
@@ -122,7 +128,7 @@ export function permuteState(
     else if (k === 'prefillPool' || k === 'decodePool') context[k] = renamePool(v as PagePool, pi);
     else context[k] = v;
   }
-  return { value: moved as StateProjection<ServingContext>['value'], context: context as never };
+  return { value: moved as Decoded['value'], context: context as never };
 }
 
 function compareVectors(a: readonly number[], b: readonly number[]): number {
@@ -153,7 +159,7 @@ class Signatures {
     this.moving = rids.flatMap((r, i) => (group.some((pi) => moves(pi, r)) ? [i] : []));
   }
 
-  of(s: StateProjection<ServingContext>): number[] {
+  of(s: Decoded): number[] {
     if (s.context === this.lastContext && s.value === this.lastValue) return this.lastVector;
     const value = s.value as ServingValue;
     const sigs = this.rids.map(() => 0);
@@ -165,7 +171,7 @@ class Signatures {
   }
 
   /** Records that `s` has the signature vector `sigs`. */
-  remember(s: StateProjection<ServingContext>, sigs: number[]): void {
+  remember(s: Decoded, sigs: number[]): void {
     this.lastContext = s.context;
     this.lastValue = s.value;
     this.lastVector = sigs;
@@ -187,7 +193,7 @@ function signaturesFor(scenario: Scenario, group: readonly Renaming[]): Signatur
   return sigs;
 }
 
-function orderKey(s: StateProjection<ServingContext>, rids: readonly RequestId[]): string {
+function orderKey(s: Decoded, rids: readonly RequestId[]): string {
   const value = s.value as ServingValue;
   return JSON.stringify([rids.map((r) => value[r]), s.context]);
 }
@@ -199,9 +205,23 @@ function orderKey(s: StateProjection<ServingContext>, rids: readonly RequestId[]
  * the permutations whose signature vectors tie for the minimum. Returns the state itself (the
  * same object) when the group is trivial or the state is already the representative.
  */
-export function servingSymmetry(
-  scenario: Scenario,
-): (s: StateProjection<ServingContext>) => StateProjection<ServingContext> {
+export function servingSymmetry(scenario: Scenario): (s: Vector) => Vector {
+  const canonical = decodedSymmetry(scenario);
+  return (s) => {
+    const decoded = decodedOf(s);
+    const rep = canonical(decoded);
+    return rep === decoded
+      ? s
+      : { value: rep.value, context: encodeContext(s.context.layout, rep.context) };
+  };
+}
+
+/** `s` with its context decoded. */
+function decodedOf(s: Vector): Decoded {
+  return { value: s.value, context: decodeContext(s.context) };
+}
+
+function decodedSymmetry(scenario: Scenario): (s: Decoded) => Decoded {
   const group = servingSymmetryGroup(scenario);
   const rids = scenario.requests.map((r) => r.id);
   if (group.length === 0) return (s) => s;
@@ -212,10 +232,9 @@ export function servingSymmetry(
     const inverse = inverses.get(pi) ?? inverseOf(pi);
     return rids.map((r) => position.get(inverse.get(r) ?? r) ?? 0);
   });
-  const image = (s: StateProjection<ServingContext>, pi: Renaming) =>
-    permuteState(s, pi, inverses.get(pi));
+  const image = (s: Decoded, pi: Renaming) => permuteState(s, pi, inverses.get(pi));
   const signatures = signaturesFor(scenario, group);
-  const pick = (s: StateProjection<ServingContext>, sigs: number[]) => {
+  const pick = (s: Decoded, sigs: number[]) => {
     signatures.remember(s, sigs);
     return s;
   };
@@ -232,7 +251,7 @@ export function servingSymmetry(
       } else if (order === 0) tied.push(pi);
     });
     if (tied.length === 1) return pick(tied[0] ? image(s, tied[0]) : s, best);
-    let rep: StateProjection<ServingContext> | null = null;
+    let rep: Decoded | null = null;
     let repKey = '';
     for (const pi of tied) {
       const candidate = pi ? image(s, pi) : s;
@@ -271,9 +290,12 @@ function sameJson(a: unknown, b: unknown): boolean {
  * compared. Summed over the representatives of a search, it is the number of states the search
  * without symmetry finds.
  */
-export function servingOrbitSize(
-  scenario: Scenario,
-): (s: StateProjection<ServingContext>) => number {
+export function servingOrbitSize(scenario: Scenario): (s: Vector) => number {
+  const size = decodedOrbitSize(scenario);
+  return (s) => size(decodedOf(s));
+}
+
+function decodedOrbitSize(scenario: Scenario): (s: Decoded) => number {
   const group = servingSymmetryGroup(scenario);
   if (group.length === 0) return () => 1;
   const rids = scenario.requests.map((r) => r.id);

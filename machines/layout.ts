@@ -1,0 +1,283 @@
+/**
+ * The serving model's state vector: where every variable of the composed system's context
+ * lives in one `Int32Array`, derived from a scenario's bounds. The layout is fixed for a run:
+ * every list has a capacity and a length word, unused words are zero, so two states that mean
+ * the same thing have the same words (and the same fingerprint).
+ *
+ * Ids are small integers: request `i` (scenario order) is written as `i + 1` wherever a
+ * request is named (page owners, slot writers, stray writes, attention reads), and 0 means
+ * nobody. `null` in a nullable integer field is -1. The name tables (`requests`, `tenants`)
+ * turn them back into names for rendering (`contextCodec.ts`).
+ *
+ * Variables, in the way a TLA+ spec comments its variables:
+ *
+ * Per request (one block of `blockWords` words each, request `i` at `i * blockWords`):
+ * - `prefillLen`: tokens prefill computes: the prompt, or 1 for the placeholder (0 before intake);
+ * - `prefilled`: tokens prefill has computed so far, chunk by chunk;
+ * - `kvSentUpTo`: positions whose KV prefill has sent (enqueued) to decode;
+ * - `decodeLen`: tokens decode preallocated for: the prompt, or 1 for a placeholder;
+ * - `kvArrived`: positions the transfer wrote into decode's pages for this room;
+ * - `seqLen`: decode's sequence length, positions with KV in the row;
+ * - `generated`: output tokens so far (the first comes from prefill's aux slot);
+ * - `prefillReply`, `decodeReply`, `clientReply`: a status (0: no reply yet) and a token count;
+ * - `repliesPrefill`, `repliesDecode`, `repliesClient` (ghost): terminal replies emitted;
+ * - `rejectedOnPrefill`, `rejectedOnDecode` (ghost, 0/1): rejected at intake on that side;
+ * - `aborted` (ghost, 0/1): aborted on either side after intake;
+ * - `clientAborted` (0/1): the client aborted; a side that defers an abort reads it next step;
+ * - `kvSent` (ghost, 0/1): a KV chunk or aux data was sent for the room;
+ * - `committed` (ghost, 0/1): decode committed the request (it joined the running batch);
+ * - `pollPeak` (ghost): the highest non-Failed KVPoll the room reached, -1 before it opened;
+ * - `pollFailed` (ghost, 0/1): the room has been Failed;
+ * - `releaseDeferred`, `draining` (0/1, with `lateWrites`): decode keeps its pages until the
+ *   room's in-flight write has drained; the room drains a write that will still land;
+ * - `auxSlot`, `dstAux`, `auxIn` (-1: none, with `auxSlots`): the metadata slot decode holds,
+ *   the slot sent in the metadata, the slot that now holds this room's aux data;
+ * - `firstTokenForeign` (ghost, 0/1, with `auxSlots`): the first token came from another room;
+ * - `cachedLockRef` (-1: no node, with the prefix cache): the lock count of the cache node this
+ *   request inserted;
+ * - lists (a length word, then `cap` words): `prefillPages` and `decodePages` (the rows, in
+ *   order), `dstPages` (with `lateWrites`: the pages sent in the metadata), `prefixPages` (the
+ *   locked cached pages the prefill row starts with), `cachedPages` (the pages of the node this
+ *   request inserted);
+ * - `reads` (ghost): attention reads as a bitset over (node, page, writer-or-nobody), bit
+ *   `nodeBase + page * (requests + 1) + writer` with prefill's pages first.
+ *
+ * Per node (prefill, then decode):
+ * - `free`: the free list, head first (a list; a double free shows as a duplicate);
+ * - `owner`: per page, the request holding it (0: free);
+ * - `writer`: per slot (`page * pageSize + offset`), the last request that wrote it (0: never);
+ * - `stray`: writes into a page the writer did not hold, as (page, writer) pairs, in order.
+ *
+ * Global:
+ * - `auxFree` (with `auxSlots`): decode's free metadata slots, head first;
+ * - `transferFaultsLeft`, `clientAbortsLeft` (-1 when unbounded or off): fault budgets left.
+ */
+import {
+  type NodeRole,
+  pagesFor,
+  poolPages,
+  prefixCacheOn,
+  type RequestId,
+  type Scenario,
+  type TenantId,
+} from './scenario.ts';
+
+/** Offsets of the fixed (scalar) fields inside a request block. */
+export const F = {
+  prefillLen: 0,
+  prefilled: 1,
+  kvSentUpTo: 2,
+  decodeLen: 3,
+  kvArrived: 4,
+  seqLen: 5,
+  generated: 6,
+  prefillReplyStatus: 7,
+  prefillReplyTokens: 8,
+  decodeReplyStatus: 9,
+  decodeReplyTokens: 10,
+  clientReplyStatus: 11,
+  clientReplyTokens: 12,
+  repliesPrefill: 13,
+  repliesDecode: 14,
+  repliesClient: 15,
+  rejectedOnPrefill: 16,
+  rejectedOnDecode: 17,
+  aborted: 18,
+  clientAborted: 19,
+  kvSent: 20,
+  committed: 21,
+  pollPeak: 22,
+  pollFailed: 23,
+  releaseDeferred: 24,
+  draining: 25,
+  auxSlot: 26,
+  dstAux: 27,
+  auxIn: 28,
+  firstTokenForeign: 29,
+  cachedLockRef: 30,
+} as const;
+
+/** A scalar field of a request block. */
+export type Field = (typeof F)[keyof typeof F];
+
+const scalarWords = 31;
+
+/** A bounded list: its length word at `at`, its items in the `cap` words after it. */
+export interface ListSlot {
+  readonly at: number;
+  readonly cap: number;
+}
+
+/** One node's pool in the vector (offsets are absolute). */
+export interface PoolLayout {
+  readonly pages: number;
+  readonly free: ListSlot;
+  /** First word of `owner` (one per page). */
+  readonly owner: number;
+  /** First word of `writer` (one per slot). */
+  readonly writer: number;
+  /** Stray writes: `cap` counts pairs, so the list takes `2 * cap` words after its length. */
+  readonly stray: ListSlot;
+}
+
+/** Offsets of a request block's lists, relative to the block. */
+export interface RequestLists {
+  readonly prefillPages: ListSlot;
+  readonly decodePages: ListSlot;
+  readonly dstPages: ListSlot;
+  readonly prefixPages: ListSlot;
+  readonly cachedPages: ListSlot;
+  /** First word of the read bitset, relative to the block. */
+  readonly reads: number;
+}
+
+/** Which optional mechanisms' fields are part of the decoded context. */
+export interface Mechanisms {
+  readonly lateWrites: boolean;
+  readonly auxSlots: boolean;
+  readonly prefixCache: boolean;
+  readonly transferFaultBudget: boolean;
+  readonly clientAbortBudget: boolean;
+}
+
+/** A scenario's state-vector layout and the name tables that render it. */
+export class Layout {
+  /** Request ids in scenario order: request index `i` is written `i + 1`. */
+  readonly requests: readonly RequestId[];
+  /** Each request's tenant, by index. */
+  readonly tenants: readonly TenantId[];
+  /** Each request's prefix group (null: none), by index; empty without the prefix cache. */
+  readonly prefixGroups: readonly (string | null)[];
+  readonly pageSize: number;
+  readonly mechanisms: Mechanisms;
+  /** Words per request block. */
+  readonly blockWords: number;
+  readonly lists: RequestLists;
+  /** Bits per (node, page) in the read bitset: requests + 1 (nobody). */
+  readonly writerCodes: number;
+  /** Writer codes in the decoded read set's order: nobody (0), then by request id. */
+  readonly writerOrder: readonly number[];
+  readonly prefill: PoolLayout;
+  readonly decode: PoolLayout;
+  readonly auxFree: ListSlot;
+  readonly transferFaultsLeft: number;
+  readonly clientAbortsLeft: number;
+  /** Total words. */
+  readonly words: number;
+  private readonly indexOfId: ReadonlyMap<RequestId, number>;
+
+  constructor(scenario: Scenario) {
+    const n = scenario.requests.length;
+    this.requests = scenario.requests.map((r) => r.id);
+    this.tenants = scenario.requests.map((r) => r.tenant);
+    this.indexOfId = new Map(this.requests.map((id, i) => [id, i]));
+    const cache = prefixCacheOn(scenario);
+    this.prefixGroups = cache ? scenario.requests.map((r) => r.prefix?.group ?? null) : [];
+    this.pageSize = scenario.pageSize;
+    this.mechanisms = {
+      lateWrites: scenario.lateWrites === true,
+      auxSlots: scenario.auxSlots !== undefined,
+      prefixCache: cache,
+      transferFaultBudget: scenario.transferFaults && scenario.maxTransferFaults !== undefined,
+      clientAbortBudget: scenario.clientAborts && scenario.maxClientAborts !== undefined,
+    };
+    const pre = poolPages(scenario, 'prefill');
+    const dec = poolPages(scenario, 'decode');
+    // A row takes a page per `pageSize` positions it computes (a page a double free put on the
+    // free list twice is taken twice, still one entry per allocation): prefill computes at most
+    // the prompt, decode holds the prompt and then one position per output token.
+    const most = (len: (r: Scenario['requests'][number]) => number) =>
+      Math.max(1, ...scenario.requests.map((r) => pagesFor(len(r), scenario.pageSize)));
+    const prefillRow = most((r) => r.promptLen);
+    const decodeRow = most((r) => r.promptLen + r.outputLen);
+    const dstRow = most((r) => r.promptLen);
+    // A free list holds each page once, plus the repeats of double frees (at most two frees of
+    // each row); writes into unheld pages add a stray entry per page per write. `listPush`
+    // refuses to overflow, so a wrong bound fails loudly instead of corrupting a state.
+    const freeCap = (pages: number, row: number) => pages + 2 * n * row;
+    let at = scalarWords;
+    const list = (cap: number): ListSlot => {
+      const slot = { at, cap };
+      at += cap + 1;
+      return slot;
+    };
+    this.writerCodes = n + 1;
+    this.writerOrder = [
+      0,
+      ...this.requests
+        .map((id, i) => ({ id, code: i + 1 }))
+        .sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0))
+        .map((x) => x.code),
+    ];
+    const readBits = (pre + dec) * this.writerCodes;
+    this.lists = {
+      prefillPages: list(prefillRow),
+      decodePages: list(decodeRow),
+      dstPages: list(this.mechanisms.lateWrites ? dstRow : 0),
+      prefixPages: list(cache ? prefillRow : 0),
+      cachedPages: list(cache ? prefillRow : 0),
+      reads: at,
+    };
+    at += Math.ceil(readBits / 32);
+    this.blockWords = at;
+    let g = n * this.blockWords;
+    const pool = (pages: number, row: number): PoolLayout => {
+      const free = { at: g, cap: freeCap(pages, row) };
+      g += free.cap + 1;
+      const owner = g;
+      g += pages;
+      const writer = g;
+      g += pages * scenario.pageSize;
+      const stray = { at: g, cap: 2 * n * (prefillRow + decodeRow) };
+      g += 2 * stray.cap + 1;
+      return { pages, free, owner, writer, stray };
+    };
+    this.prefill = pool(pre, prefillRow);
+    this.decode = pool(dec, decodeRow);
+    this.auxFree = { at: g, cap: scenario.auxSlots ?? 0 };
+    g += this.auxFree.cap + 1;
+    this.transferFaultsLeft = g++;
+    this.clientAbortsLeft = g++;
+    this.words = g;
+  }
+
+  /** The index of request `rid`; throws on an id the scenario does not have. */
+  indexOf(rid: RequestId): number {
+    const i = this.indexOfId.get(rid);
+    if (i === undefined) throw new Error(`unknown request ${rid}`);
+    return i;
+  }
+
+  /** The first word of request `i`'s block. */
+  block(i: number): number {
+    return i * this.blockWords;
+  }
+
+  /** The pool of `node`. */
+  pool(node: NodeRole): PoolLayout {
+    return node === 'prefill' ? this.prefill : this.decode;
+  }
+
+  /** The bit of the read (node, page, writer code) in a request's read bitset. */
+  readBit(node: NodeRole, page: number, writer: number): number {
+    const base = node === 'prefill' ? 0 : this.prefill.pages * this.writerCodes;
+    return base + page * this.writerCodes + writer;
+  }
+
+  /** A layout is static: it renders as its shape, never as its tables, in JSON. */
+  toJSON(): string {
+    return `layout(${this.words} words)`;
+  }
+}
+
+const layouts = new WeakMap<Scenario, Layout>();
+
+/** The layout of `scenario` (one per scenario object). */
+export function layoutOf(scenario: Scenario): Layout {
+  let layout = layouts.get(scenario);
+  if (layout === undefined) {
+    layout = new Layout(scenario);
+    layouts.set(scenario, layout);
+  }
+  return layout;
+}
