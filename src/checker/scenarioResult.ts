@@ -33,6 +33,10 @@ export function plainState(p: StateProjection<ServingContext>): ServingState {
  */
 export class ResultRecorder {
   private readonly reached = new Set<string>();
+  /** The witnesses not reached yet (each is dropped once reached). */
+  private pending = Object.entries(witnesses);
+  /** Each request's interned region tuple, by state value: a function of the configuration. */
+  private readonly tuplesByValue = new WeakMap<object, number[]>();
   private readonly fired = new Set<string>();
   private readonly ids = new Map<string, number>();
   private readonly tuples: Record<string, string>[] = [];
@@ -49,12 +53,9 @@ export class ResultRecorder {
   /** A new distinct state, by index. */
   state(s: StateProjection<ServingContext>, index: number): void {
     const state = plainState(s);
-    for (const [name, w] of Object.entries(witnesses)) {
-      if (!this.reached.has(name) && w(state)) this.reached.add(name);
-    }
+    if (this.pending.length > 0) this.reach(state);
     if (!this.coverage) return;
-    const regions = regionSnapshot(state);
-    this.byState[index] = this.rids.map((rid) => this.intern(regions[rid] ?? {}));
+    this.byState[index] = this.tuplesOf(state);
     for (const [from, event] of this.waiting.get(index) ?? []) this.add(from, event, index);
     this.waiting.delete(index);
   }
@@ -94,6 +95,26 @@ export class ResultRecorder {
       .map((m) => [JSON.stringify(m), m] as const)
       .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
       .map(([, m]) => m);
+  }
+
+  private reach(state: ServingState): void {
+    let kept = 0;
+    for (const entry of this.pending) {
+      if (entry[1](state)) this.reached.add(entry[0]);
+      else this.pending[kept++] = entry;
+    }
+    this.pending.length = kept;
+  }
+
+  /** Each request's region tuple id in `state`, computed once per (frozen) state value. */
+  private tuplesOf(state: ServingState): number[] {
+    const value = state.value as object;
+    const known = Object.isFrozen(value) ? this.tuplesByValue.get(value) : undefined;
+    if (known) return known;
+    const regions = regionSnapshot(state);
+    const ids = this.rids.map((rid) => this.intern(regions[rid] ?? {}));
+    if (Object.isFrozen(value)) this.tuplesByValue.set(value, ids);
+    return ids;
   }
 
   private intern(tuple: Readonly<Record<string, string>>): number {
