@@ -192,8 +192,10 @@ export class Layout {
     const decodeRow = most((r) => r.promptLen + r.outputLen);
     const dstRow = most((r) => r.promptLen);
     // A free list holds each page once, plus the repeats of double frees (at most two frees of
-    // each row); writes into unheld pages add a stray entry per page per write. `listPush`
-    // refuses to overflow, so a wrong bound fails loudly instead of corrupting a state.
+    // each row). A write into unheld pages adds a stray entry per page it touches, at most its
+    // row's pages: prefill writes once per chunk, the transfer once per chunk sent and once for
+    // a late write, and decode steps write only pages their row holds. `listPush` refuses to
+    // overflow, so a wrong bound fails loudly instead of corrupting a state.
     const freeCap = (pages: number, row: number) => pages + 2 * n * row;
     let at = scalarWords;
     const list = (cap: number): ListSlot => {
@@ -221,19 +223,20 @@ export class Layout {
     at += Math.ceil(readBits / 32);
     this.blockWords = at;
     let g = n * this.blockWords;
-    const pool = (pages: number, row: number): PoolLayout => {
+    const chunks = Math.max(1, scenario.prefillChunks);
+    const pool = (pages: number, row: number, writes: number): PoolLayout => {
       const free = { at: g, cap: freeCap(pages, row) };
       g += free.cap + 1;
       const owner = g;
       g += pages;
       const writer = g;
       g += pages * scenario.pageSize;
-      const stray = { at: g, cap: 2 * n * (prefillRow + decodeRow) };
+      const stray = { at: g, cap: n * row * writes };
       g += 2 * stray.cap + 1;
       return { pages, free, owner, writer, stray };
     };
-    this.prefill = pool(pre, prefillRow);
-    this.decode = pool(dec, decodeRow);
+    this.prefill = pool(pre, prefillRow, chunks);
+    this.decode = pool(dec, decodeRow, chunks + 1);
     this.auxFree = { at: g, cap: scenario.auxSlots ?? 0 };
     g += this.auxFree.cap + 1;
     this.transferFaultsLeft = g++;

@@ -43,6 +43,8 @@ export type GuardFn = (context: unknown, event: EventObject, at: Moment) => bool
 export interface StepScratch {
   owned: unknown;
   buffer: Int32Array | null;
+  /** The `{ event }` argument of in-place updates, reused (an update must not keep it). */
+  readonly args: { event: EventObject };
 }
 
 /**
@@ -157,7 +159,9 @@ function compileInPlace(
       owned = { ...context, words: buffer };
       step.owned = owned;
     }
-    update(owned as VectorContext, { event }, p);
+    const args = step.args;
+    args.event = event;
+    update(owned as VectorContext, args, p);
     return owned;
   };
 }

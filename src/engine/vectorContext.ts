@@ -35,7 +35,7 @@ export function isVectorContext(c: unknown): c is VectorContext {
 /**
  * An in-place update: mutates `context.words` (and nothing else: not the static fields, not the
  * event, not the params) from the context, the event and the action's params. It must not keep
- * `context` or its `words` beyond the call.
+ * `args`, `context` or its `words` beyond the call (the engine reuses all three).
  */
 export type InPlaceUpdate<C extends VectorContext, E extends EventObject, P> = (
   context: C,
