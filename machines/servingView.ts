@@ -1,7 +1,7 @@
 /**
- * Read-only views of the state vector for the checker's hot path (properties, witnesses,
- * signatures): a request's fields under the names the decoded context uses, read straight from
- * the words, allocating nothing unless a method says it builds a list (for messages).
+ * Read-only views of the state vector for the checker's hot path (properties, witnesses): a
+ * request's fields under the names the decoded context uses, read straight from the words,
+ * allocating nothing unless a method says it builds a list (for messages).
  *
  * Views are flyweights: `requestViews(c)` and `poolView(c, node)` return the same objects for
  * every state of a layout, rebound to `c`'s words. Read a view before asking for another

@@ -31,7 +31,7 @@ export { type AnySnapshot, activeNodesOf } from './activeNodes.ts';
 export { explore, exploreAsync } from './explore.ts';
 /**
  * Hashing steps of the engine's fingerprints (Murmur3's block step and finaliser, and a two-lane
- * string hash), for callers that hash states themselves, such as a canonicaliser's signatures.
+ * string hash), for callers that hash states themselves.
  */
 export { collisionProbability, fmix32, type Hash64, hashString, mixA } from './fingerprint.ts';
 export {

@@ -3,7 +3,10 @@
  * state and its images to one representative, and that every verdict (the set of violated
  * properties, and each shortest trace length) is the same with and without it, on every
  * built-in scenario × variant and on scenarios with symmetric requests (a 3-request incident,
- * and two tenants with identical requests). Traces found under reduction are real runs: they
+ * two tenants with identical requests, and the catalogue's late-write, aux-slot and shared-prefix
+ * scenarios with their two requests made alike). The group acts on the state vector as
+ * `permuteState` does on the decoded context, and the canonicaliser and orbit sizes are checked
+ * against every image of every state of those runs. Traces found under reduction are real runs: they
  * replay through XState's `transition()` to a violating state. The orbit sizes of the
  * representatives add up to the state count of the run without symmetry.
  */
@@ -18,12 +21,14 @@ import { createServingMachine } from '../../machines/servingMachine.ts';
 import { type Variant, variants } from '../../machines/variants.ts';
 import { scenarios } from '../../scenarios/index.ts';
 import { band3, incident3, twins } from '../../scenarios/symmetric.ts';
+import { catalogue } from '../../src/catalogue/index.ts';
 import { servingEvents } from '../../src/checker/serving/servingEvents.ts';
 import {
   permuteState,
   servingOrbitSize,
   servingSymmetry,
   servingSymmetryGroup,
+  VectorPermutation,
 } from '../../src/checker/serving/servingSymmetry.ts';
 import { explore } from '../../src/engine/index.ts';
 import type { ExploreResult, StateProjection } from '../../src/engine/types.ts';
@@ -53,6 +58,43 @@ function run(
   });
   return { machine, result };
 }
+
+/** `s` with its second request given the first's parameters, under its own tenant. */
+function twinOf(s: Scenario): Scenario {
+  const [a, b, ...rest] = s.requests;
+  if (!a || !b) throw new Error(`${s.name} has fewer than two requests`);
+  return {
+    ...s,
+    name: `${s.name}-twins`,
+    requests: [a, { ...a, id: b.id, tenant: b.tenant }, ...rest],
+  };
+}
+
+/** The catalogue's faults on their scenarios with optional mechanisms, the requests made alike. */
+const mechanismTwins: [string, Scenario, Variant][] = catalogue
+  .filter((e) => ['B4', 'B5', 'B8'].includes(e.id))
+  .map((e): [string, Scenario, Variant] => {
+    const s = twinOf(e.scenario);
+    return [`${s.name} × ${e.variant.name}`, s, e.variant];
+  });
+
+type Vector = StateProjection<ServingContext>;
+
+/** Every state of the unreduced run, as a vector state with its own words. */
+function statesOf(scenario: Scenario, variant: Variant, maxStates: number): Vector[] {
+  const out: Vector[] = [];
+  explore(createServingMachine(scenario, variant), {
+    events: servingEvents(scenario.requests.map((r) => r.id)),
+    maxStates,
+    onState: (s) => {
+      const c = s.context as ServingContext;
+      out.push({ value: s.value, context: { ...c, words: c.words.slice() } });
+    },
+  });
+  return out;
+}
+
+const text = (s: Vector) => JSON.stringify([s.value, Array.from(s.context.words)]);
 
 const verdict = (r: ExploreResult<ServingContext, ExternalEvent>) =>
   new Map(r.violations.map((v) => [v.name, v.trace.length]));
@@ -112,6 +154,68 @@ describe('the canonicaliser', () => {
   });
 });
 
+const vectorCases: [string, Scenario, Variant][] = [
+  ['incident-3 × incident-2026', incident3, variants[0] as Variant],
+  ['twins × retire-only', twins, variants.find((v) => v.name === 'retire-only') as Variant],
+  ...mechanismTwins,
+];
+
+describe('the group on the state vector', () => {
+  it('has the mechanism scenarios’ twins swap their two requests', () => {
+    expect(mechanismTwins.map(([name]) => name)).toHaveLength(3);
+    for (const [, s] of mechanismTwins) expect(servingSymmetryGroup(s)).toHaveLength(1);
+  });
+
+  it.each(vectorCases)('%s: moves blocks and renames codes as permuteState does', (_n, s, v) => {
+    const group = servingSymmetryGroup(s);
+    let strays = 0;
+    let foreignReads = 0;
+    for (const state of statesOf(s, v, 3000)) {
+      const { layout, words } = state.context;
+      const before = words.slice();
+      const decoded = { value: state.value, context: decodeContext(state.context) };
+      for (const pi of group) {
+        const image = new VectorPermutation(layout, pi).apply(state);
+        const expected = permuteState(decoded, pi);
+        expect(image.value).toEqual(expected.value);
+        expect(decodeContext(image.context)).toEqual(expected.context);
+        expect(image.context.words).toEqual(encodeContext(layout, expected.context).words);
+      }
+      expect(words).toEqual(before);
+      const d = decoded.context;
+      strays += d.prefillPool.strayWrites.length + d.decodePool.strayWrites.length;
+      for (const [rid, r] of Object.entries(d.requests)) {
+        foreignReads += r.reads.filter((x) => x.writer !== null && x.writer !== rid).length;
+      }
+    }
+    // Between them, the runs write request codes in every place one can be written.
+    if (s.name === 'late-write-twins') expect(strays).toBeGreaterThan(0);
+    if (s.name === 'shared-prefix-twins') expect(foreignReads).toBeGreaterThan(0);
+  });
+
+  it.each(vectorCases)('%s: one representative per orbit, and exact orbit sizes', (_n, s, v) => {
+    const group = servingSymmetryGroup(s);
+    const canon = servingSymmetry(s);
+    const orbit = servingOrbitSize(s);
+    for (const state of statesOf(s, v, 3000)) {
+      const layout = state.context.layout;
+      const images = [state, ...group.map((pi) => new VectorPermutation(layout, pi).apply(state))];
+      const before = state.context.words.slice();
+      const rep = canon(state);
+      expect(state.context.words).toEqual(before);
+      // The representative is an image, the same for every image, and its own representative.
+      const texts = new Set(images.map(text));
+      expect(texts.has(text(rep))).toBe(true);
+      for (const image of images) expect(text(canon(image))).toBe(text(rep));
+      expect(canon(rep)).toBe(rep);
+      if (text(rep) === text(state)) expect(rep).toBe(state);
+      else expect(rep.context.words).not.toBe(state.context.words);
+      expect(orbit(state)).toBe(texts.size);
+      expect(orbit(rep)).toBe(texts.size);
+    }
+  });
+});
+
 const builtIn: [string, Scenario, Variant][] = scenarios.flatMap((s) =>
   variants.map((v): [string, Scenario, Variant] => [`${s.name} × ${v.name}`, s, v]),
 );
@@ -119,6 +223,7 @@ const symmetric: [string, Scenario, Variant][] = [
   ...variants.map((v): [string, Scenario, Variant] => [`twins × ${v.name}`, twins, v]),
   ...variants.map((v): [string, Scenario, Variant] => [`band-3 × ${v.name}`, band3, v]),
   ['incident-3 × fixed', incident3, variants.find((v) => v.name === 'fixed') as Variant],
+  ...mechanismTwins,
 ];
 
 describe('verdicts with and without symmetry', () => {

@@ -1,5 +1,6 @@
 /**
- * Symmetry reduction for kvcheck's composed serving machine: a canonicaliser for `explore`.
+ * Symmetry reduction for kvcheck's composed serving machine: a canonicaliser for `explore`, and
+ * the orbit sizes that count the unreduced space.
  *
  * The group: permutations of the scenario's requests that map each request to one with the same
  * parameters (every `RequestSpec` field but `id` and `tenant`) and keep the tenant partition
@@ -10,12 +11,24 @@
  * request different parameters, so there the group is trivial and the canonicaliser is the
  * identity.
  *
- * Applying a permutation to a state moves each request's region states and its record to the
- * new id, renames request ids where the context records them (pool owners, slot writers, stray
- * writes, attention reads) and restores the one order that depends on ids: each request's read
- * set is kept sorted by `recordReads`' key. The static tenant table is left as it is. The
- * representative is the smallest image in an order that compares per-request signatures first
- * (see `servingSignatures.ts`), then JSON texts.
+ * The group acts on the state vector (`machines/layout.ts`) directly. A permutation π (request
+ * `i` becomes request `π(i)`) moves each request's region states in the state value to π's
+ * image of its id, moves request block `i` to block `π(i)`, and renames every word that names a
+ * request: codes `c ≠ 0` become `π(c − 1) + 1` in page owners, slot writers and stray writes,
+ * and in each request's read bitset the bit of writer `c` moves to the bit of its new code.
+ * No other word names a request (slots, pages, counts and budgets do not; tenants and prefix
+ * groups are static tables of the layout). `permuteState` is the same action on the decoded
+ * context, where the read sets stay sorted by `compareReads`.
+ *
+ * The representative of a state is its smallest image in an order that compares, request slot
+ * by request slot (scenario order), the slot's region states (interned in first-seen order,
+ * fixed once assigned) and then its block words before the read bitset, and breaks the
+ * remaining ties on the whole vector, word by word. A slot's key mentions no request code (the
+ * read bitset, the only part of a block that does, is left to the tie-break), so the key of an
+ * image's slot is the key of the request moved there, and most permutations are ruled out by
+ * comparing keys in place; only those that tie are imaged and compared whole. Two images that
+ * tie everywhere have equal region states and equal words: they are the same state, so the
+ * order is total on an orbit and every orbit has exactly one representative.
  *
  * Pages are not permuted: freeing sorts the freed pages by id before prepending them to the
  * free list, and allocation takes from its head, so which page a request gets next depends on
@@ -28,11 +41,11 @@ import type {
   RequestState,
   ServingContext,
 } from '../../../machines/context.ts';
-import { compareReads, decodeContext, encodeContext } from '../../../machines/contextCodec.ts';
+import { compareReads } from '../../../machines/contextCodec.ts';
 import type { PagePool } from '../../../machines/kvPagePool.ts';
+import { type Layout, layoutOf, type PoolLayout } from '../../../machines/layout.ts';
 import type { RequestId, Scenario } from '../../../machines/scenario.ts';
 import type { StateProjection } from '../../engine/index.ts';
-import { SignatureTable } from './servingSignatures.ts';
 
 /** A request permutation: old id → new id. */
 export type Renaming = ReadonlyMap<RequestId, RequestId>;
@@ -112,7 +125,10 @@ function inverseOf(pi: Renaming): Renaming {
   return new Map([...pi].map(([from, to]) => [to, from]));
 }
 
-/** The image of a state under `pi`. */
+/**
+ * The image of a decoded state under `pi`: the same action as `VectorPermutation` on the
+ * vector, on the JSON a trace renders (the tests check one against the other).
+ */
 export function permuteState(s: Decoded, pi: Renaming, inverse: Renaming = inverseOf(pi)): Decoded {
   const value = s.value as ServingValue;
   const moved: Record<RequestId, unknown> = {};
@@ -131,193 +147,296 @@ export function permuteState(s: Decoded, pi: Renaming, inverse: Renaming = inver
   return { value: moved as Decoded['value'], context: context as never };
 }
 
-function compareVectors(a: readonly number[], b: readonly number[]): number {
-  for (let i = 0; i < a.length; i++) {
-    const d = (a[i] as number) - (b[i] as number);
-    if (d !== 0) return d;
+/**
+ * A permutation of `layout`'s requests compiled for state vectors: where each request block
+ * goes, what each request code becomes and where each read bit goes.
+ */
+export class VectorPermutation {
+  /** `to[i]`: the new index of request `i`. */
+  readonly to: Int32Array;
+  /** `from[j]`: the request whose block the image holds at index `j` (the inverse of `to`). */
+  readonly from: Int32Array;
+  /** `code[c]`: the code of the request named `c` in the image (`code[0]` is 0: nobody). */
+  private readonly code: Int32Array;
+  /** `bit[k]`: where read bit `k` of a request's bitset goes (its writer code renamed). */
+  private readonly bit: Int32Array;
+
+  /** `pi` must map `layout`'s request ids onto themselves, bijectively. */
+  constructor(
+    readonly layout: Layout,
+    pi: Renaming,
+  ) {
+    const n = layout.requests.length;
+    this.to = new Int32Array(n);
+    this.from = new Int32Array(n);
+    this.code = new Int32Array(n + 1);
+    layout.requests.forEach((rid, i) => {
+      const j = layout.indexOf(pi.get(rid) ?? rid);
+      this.to[i] = j;
+      this.from[j] = i;
+      this.code[i + 1] = j + 1;
+    });
+    const codes = layout.writerCodes;
+    this.bit = new Int32Array((layout.prefill.pages + layout.decode.pages) * codes);
+    for (let k = 0; k < this.bit.length; k++) {
+      const writer = k % codes;
+      this.bit[k] = k - writer + (this.code[writer] as number);
+    }
+  }
+
+  /**
+   * Writes the image of the words `src` into `dst` (another array of the layout's length);
+   * `src` is only read.
+   */
+  imageInto(src: Int32Array, dst: Int32Array): void {
+    const L = this.layout;
+    const bw = L.blockWords;
+    const reads = L.lists.reads;
+    const bit = this.bit;
+    dst.set(src);
+    for (let i = 0; i < this.to.length; i++) {
+      const from = i * bw;
+      const to = (this.to[i] as number) * bw;
+      if (from !== to) for (let k = 0; k < reads; k++) dst[to + k] = src[from + k] as number;
+      dst.fill(0, to + reads, to + bw);
+      for (let k = reads; k < bw; k++) {
+        let x = src[from + k] as number;
+        const first = (k - reads) << 5;
+        while (x !== 0) {
+          const low = x & -x;
+          x ^= low;
+          const moved = bit[first + 31 - Math.clz32(low)] as number;
+          const at = to + reads + (moved >>> 5);
+          dst[at] = (dst[at] as number) | (1 << (moved & 31));
+        }
+      }
+    }
+    this.renamePool(dst, L.prefill);
+    this.renamePool(dst, L.decode);
+  }
+
+  /** Renames the request codes of `pool` in `w`, in place. */
+  private renamePool(w: Int32Array, pool: PoolLayout): void {
+    const code = this.code;
+    const owners = pool.owner + pool.pages;
+    for (let k = pool.owner; k < owners; k++) w[k] = code[w[k] as number] as number;
+    const writers = pool.writer + pool.pages * this.layout.pageSize;
+    for (let k = pool.writer; k < writers; k++) w[k] = code[w[k] as number] as number;
+    const strays = pool.stray.at + 2 * (w[pool.stray.at] as number);
+    for (let k = pool.stray.at + 2; k <= strays; k += 2) w[k] = code[w[k] as number] as number;
+  }
+
+  /** The image of the state value `value` (a record of request regions): a new object. */
+  imageValue(value: Vector['value']): Vector['value'] {
+    if (typeof value !== 'object' || value === null) return value;
+    const rids = this.layout.requests;
+    const regions = value as ServingValue;
+    const out: Record<string, unknown> = {};
+    for (const k of Object.keys(regions)) {
+      const j = rids.indexOf(k);
+      out[k] = j === -1 ? regions[k] : regions[rids[this.from[j] as number] as RequestId];
+    }
+    return out as Vector['value'];
+  }
+
+  /** The image of a state: a new value and new words; `s` is left as it is. */
+  apply(s: Vector): Vector {
+    const words = new Int32Array(s.context.words.length);
+    this.imageInto(s.context.words, words);
+    return { value: this.imageValue(s.value), context: { ...s.context, words } };
+  }
+}
+
+/**
+ * The region states of each request in a state value, as ids interned by JSON text in
+ * first-seen order (fixed once assigned: equal ids exactly when the regions' texts are equal).
+ * The engine's values and their parts are frozen and shared, so their ids are kept by object.
+ */
+class RegionIds {
+  private readonly texts = new Map<string, number>();
+  private readonly byRegion = new WeakMap<object, number>();
+  private readonly byValue = new WeakMap<object, Int32Array>();
+
+  constructor(private readonly rids: readonly RequestId[]) {}
+
+  private id(region: unknown): number {
+    const known = typeof region === 'object' && region !== null;
+    if (known) {
+      const id = this.byRegion.get(region);
+      if (id !== undefined) return id;
+    }
+    const text = JSON.stringify(region) ?? '';
+    let id = this.texts.get(text);
+    if (id === undefined) {
+      id = this.texts.size;
+      this.texts.set(text, id);
+    }
+    if (known && Object.isFrozen(region)) this.byRegion.set(region, id);
+    return id;
+  }
+
+  /** The region ids of `value`'s requests, in scenario order (do not modify). */
+  of(value: Vector['value']): Int32Array {
+    const frozen = typeof value === 'object' && value !== null && Object.isFrozen(value);
+    if (frozen) {
+      const ids = this.byValue.get(value);
+      if (ids !== undefined) return ids;
+    }
+    const regions = (typeof value === 'object' && value !== null ? value : {}) as ServingValue;
+    const ids = Int32Array.from(this.rids, (r) => this.id(regions[r]));
+    if (frozen) this.byValue.set(value, ids);
+    return ids;
+  }
+}
+
+/** A scenario's group compiled for vectors, with the slot order of its representatives. */
+class VectorGroup {
+  readonly layout: Layout;
+  readonly perms: readonly VectorPermutation[];
+  /** The identity's `from`. */
+  readonly identity: Int32Array;
+  /** The request slots some permutation moves (the others compare equal in every image). */
+  private readonly moving: Int32Array;
+  readonly regions: RegionIds;
+  private readonly scratch: Int32Array;
+
+  constructor(scenario: Scenario) {
+    this.layout = layoutOf(scenario);
+    this.perms = servingSymmetryGroup(scenario).map((pi) => new VectorPermutation(this.layout, pi));
+    const n = this.layout.requests.length;
+    this.identity = Int32Array.from({ length: n }, (_, i) => i);
+    this.moving = this.identity.filter((j) => this.perms.some((g) => g.from[j] !== j));
+    this.regions = new RegionIds(this.layout.requests);
+    this.scratch = new Int32Array(this.layout.words);
+  }
+
+  /**
+   * Compares the slot keys of two images of a state (words `w`, region ids `ids`), given by
+   * their `from`s: slot by slot, the moved request's region id, then its block words before
+   * the read bitset. Neither image is built.
+   */
+  compareKeys(w: Int32Array, ids: Int32Array, fromA: Int32Array, fromB: Int32Array): number {
+    const bw = this.layout.blockWords;
+    const reads = this.layout.lists.reads;
+    const moving = this.moving;
+    for (let m = 0; m < moving.length; m++) {
+      const j = moving[m] as number;
+      const a = fromA[j] as number;
+      const b = fromB[j] as number;
+      if (a === b) continue;
+      const ra = ids[a] as number;
+      const rb = ids[b] as number;
+      if (ra !== rb) return ra < rb ? -1 : 1;
+      const ba = a * bw;
+      const bb = b * bw;
+      for (let k = 0; k < reads; k++) {
+        const x = w[ba + k] as number;
+        const y = w[bb + k] as number;
+        if (x !== y) return x < y ? -1 : 1;
+      }
+    }
+    return 0;
+  }
+
+  /** The number of permutations (identity included) that map the state to itself. */
+  stabiliser(s: Vector): number {
+    const w = s.context.words;
+    const ids = this.regions.of(s.value);
+    let fixed = 1;
+    for (const g of this.perms) {
+      if (this.compareKeys(w, ids, g.from, this.identity) !== 0) continue;
+      // Equal keys: the image's state value is the state's; only the words can differ.
+      g.imageInto(w, this.scratch);
+      if (compareWords(this.scratch, w) === 0) fixed++;
+    }
+    return fixed;
+  }
+}
+
+/** Lexicographic order of two word arrays of one length. */
+function compareWords(a: Int32Array, b: Int32Array): number {
+  for (let k = 0; k < a.length; k++) {
+    const x = a[k] as number;
+    const y = b[k] as number;
+    if (x !== y) return x < y ? -1 : 1;
   }
   return 0;
 }
 
 /**
- * The request signatures of states, in scenario order, for a group: only requests that some
- * permutation moves get one (the others get 0, since a permutation compares each of them with
- * itself). The last vector is kept with its context, so the orbit size of a representative just
- * built by the canonicaliser reuses it.
- */
-class Signatures {
-  private readonly table = new SignatureTable();
-  private readonly moving: number[];
-  private lastContext: unknown = null;
-  private lastValue: unknown = null;
-  private lastVector: number[] = [];
-
-  constructor(
-    private readonly rids: readonly RequestId[],
-    group: readonly Renaming[],
-  ) {
-    this.moving = rids.flatMap((r, i) => (group.some((pi) => moves(pi, r)) ? [i] : []));
-  }
-
-  of(s: Decoded): number[] {
-    if (s.context === this.lastContext && s.value === this.lastValue) return this.lastVector;
-    const value = s.value as ServingValue;
-    const sigs = this.rids.map(() => 0);
-    for (const i of this.moving) {
-      const r = this.rids[i] as RequestId;
-      sigs[i] = this.table.id(value[r], s.context.requests[r]);
-    }
-    return sigs;
-  }
-
-  /** Records that `s` has the signature vector `sigs`. */
-  remember(s: Decoded, sigs: number[]): void {
-    this.lastContext = s.context;
-    this.lastValue = s.value;
-    this.lastVector = sigs;
-  }
-}
-
-/** Signature tables shared by a scenario's canonicaliser and orbit-size function. */
-const sharedSignatures = new WeakMap<Scenario, Signatures>();
-
-function signaturesFor(scenario: Scenario, group: readonly Renaming[]): Signatures {
-  let sigs = sharedSignatures.get(scenario);
-  if (!sigs) {
-    sigs = new Signatures(
-      scenario.requests.map((r) => r.id),
-      group,
-    );
-    sharedSignatures.set(scenario, sigs);
-  }
-  return sigs;
-}
-
-function orderKey(s: Decoded, rids: readonly RequestId[]): string {
-  const value = s.value as ServingValue;
-  return JSON.stringify([rids.map((r) => value[r]), s.context]);
-}
-
-/**
- * The canonicaliser for `scenario`'s composed machine. States are ordered by the vector of
- * request signatures (in scenario order), then by their JSON text; the representative is the
- * smallest image of a state under the scenario's symmetry group. Images are only built for
- * the permutations whose signature vectors tie for the minimum. Returns the state itself (the
- * same object) when the group is trivial or the state is already the representative.
+ * The canonicaliser for `scenario`'s composed machine: the smallest image of a state under the
+ * scenario's symmetry group, in the order described at the top of this file (slot keys, then
+ * the words). Returns the state itself (the same object) when the group is trivial or the state
+ * is already the representative, and otherwise a new state whose context is
+ * `{ ...context, words }` with new words (and whose value is the state's own object when the
+ * regions did not change). The given state's words are only read. The region ids are interned
+ * per canonicaliser, so the representatives are a function of the state for its lifetime.
  */
 export function servingSymmetry(scenario: Scenario): (s: Vector) => Vector {
-  const canonical = decodedSymmetry(scenario);
+  const group = new VectorGroup(scenario);
+  const perms = group.perms;
+  if (perms.length === 0) return (s) => s;
+  const tied = new Int32Array(perms.length + 1);
+  const buffers = [new Int32Array(group.layout.words), new Int32Array(group.layout.words)];
   return (s) => {
-    const decoded = decodedOf(s);
-    const rep = canonical(decoded);
-    return rep === decoded
-      ? s
-      : { value: rep.value, context: encodeContext(s.context.layout, rep.context) };
-  };
-}
-
-/** `s` with its context decoded. */
-function decodedOf(s: Vector): Decoded {
-  return { value: s.value, context: decodeContext(s.context) };
-}
-
-function decodedSymmetry(scenario: Scenario): (s: Decoded) => Decoded {
-  const group = servingSymmetryGroup(scenario);
-  const rids = scenario.requests.map((r) => r.id);
-  if (group.length === 0) return (s) => s;
-  const position = new Map(rids.map((r, i) => [r, i]));
-  // For each permutation, where each slot of an image takes its signature from.
-  const inverses = new Map(group.map((pi) => [pi, inverseOf(pi)]));
-  const sources = group.map((pi) => {
-    const inverse = inverses.get(pi) ?? inverseOf(pi);
-    return rids.map((r) => position.get(inverse.get(r) ?? r) ?? 0);
-  });
-  const image = (s: Decoded, pi: Renaming) => permuteState(s, pi, inverses.get(pi));
-  const signatures = signaturesFor(scenario, group);
-  const pick = (s: Decoded, sigs: number[]) => {
-    signatures.remember(s, sigs);
-    return s;
-  };
-  return (s) => {
-    const sigs = signatures.of(s);
-    let best = sigs;
-    let tied: (Renaming | null)[] = [null];
-    group.forEach((pi, g) => {
-      const vector = (sources[g] as number[]).map((i) => sigs[i] as number);
-      const order = compareVectors(vector, best);
+    const w = s.context.words;
+    const ids = group.regions.of(s.value);
+    // The permutations whose images tie for the smallest slot keys (-1: the identity).
+    let bestFrom = group.identity;
+    let count = 0;
+    tied[count++] = -1;
+    for (let g = 0; g < perms.length; g++) {
+      const from = (perms[g] as VectorPermutation).from;
+      const order = group.compareKeys(w, ids, from, bestFrom);
       if (order < 0) {
-        best = vector;
-        tied = [pi];
-      } else if (order === 0) tied.push(pi);
-    });
-    if (tied.length === 1) return pick(tied[0] ? image(s, tied[0]) : s, best);
-    let rep: Decoded | null = null;
-    let repKey = '';
-    for (const pi of tied) {
-      const candidate = pi ? image(s, pi) : s;
-      const key = orderKey(candidate, rids);
-      if (rep === null || key < repKey) {
-        rep = candidate;
-        repKey = key;
+        bestFrom = from;
+        count = 0;
+      }
+      if (order <= 0) tied[count++] = g;
+    }
+    let best = tied[0] as number;
+    if (count === 1 && best === -1) return s;
+    let bestWords = w;
+    let buffer = 0;
+    if (best !== -1) {
+      bestWords = buffers[buffer] as Int32Array;
+      (perms[best] as VectorPermutation).imageInto(w, bestWords);
+      buffer = 1;
+    }
+    for (let t = 1; t < count; t++) {
+      const g = tied[t] as number;
+      const image = buffers[buffer] as Int32Array;
+      (perms[g] as VectorPermutation).imageInto(w, image);
+      if (compareWords(image, bestWords) < 0) {
+        best = g;
+        bestWords = image;
+        buffer = 1 - buffer;
       }
     }
-    return pick(rep ?? s, best);
+    if (best === -1) return s;
+    const perm = perms[best] as VectorPermutation;
+    let sameRegions = true;
+    for (let j = 0; j < ids.length; j++) {
+      if (ids[j] !== ids[perm.from[j] as number]) sameRegions = false;
+    }
+    return {
+      value: sameRegions ? s.value : perm.imageValue(s.value),
+      context: { ...s.context, words: bestWords.slice() },
+    };
   };
-}
-
-/** Equality of plain JSON data as `JSON.stringify` sees it (key order included). */
-function sameJson(a: unknown, b: unknown): boolean {
-  if (a === b) return true;
-  if (typeof a !== 'object' || typeof b !== 'object' || a === null || b === null) return false;
-  if (Array.isArray(a) !== Array.isArray(b)) return false;
-  const ka = Object.keys(a);
-  const kb = Object.keys(b);
-  if (ka.length !== kb.length) return false;
-  const ra = a as Record<string, unknown>;
-  const rb = b as Record<string, unknown>;
-  for (let i = 0; i < ka.length; i++) {
-    const k = ka[i] as string;
-    if (k !== kb[i] || !sameJson(ra[k], rb[k])) return false;
-  }
-  return true;
 }
 
 /**
  * The orbit size of a state under `scenario`'s symmetry group: how many distinct states its
  * images are (1 for a trivial group). Computed exactly by the orbit-stabiliser theorem as the
  * group's order (the identity included) divided by the number of permutations that map the
- * state to itself; only permutations that keep the vector of request signatures are imaged and
- * compared. Summed over the representatives of a search, it is the number of states the search
- * without symmetry finds.
+ * state to itself; a permutation is imaged only when the slot keys of its image are the
+ * state's, and its image then compared word by word. Summed over the representatives of a
+ * search, it is the number of states the search without symmetry finds.
  */
 export function servingOrbitSize(scenario: Scenario): (s: Vector) => number {
-  const size = decodedOrbitSize(scenario);
-  return (s) => size(decodedOf(s));
-}
-
-function decodedOrbitSize(scenario: Scenario): (s: Decoded) => number {
-  const group = servingSymmetryGroup(scenario);
-  if (group.length === 0) return () => 1;
-  const rids = scenario.requests.map((r) => r.id);
-  const position = new Map(rids.map((r, i) => [r, i]));
-  const perms = group.map((pi) => {
-    const inverse = inverseOf(pi);
-    return {
-      pi,
-      inverse,
-      source: rids.map((r) => position.get(inverse.get(r) ?? r) ?? 0),
-    };
-  });
-  const signatures = signaturesFor(scenario, group);
-  const order = group.length + 1;
-  return (s) => {
-    const sigs = signatures.of(s);
-    let fixed = 1;
-    for (const { pi, inverse, source } of perms) {
-      if (!source.every((from, i) => sigs[from] === sigs[i])) continue;
-      const image = permuteState(s, pi, inverse);
-      if (sameJson(image.value, s.value) && sameJson(image.context, s.context)) fixed++;
-    }
-    return order / fixed;
-  };
+  const group = new VectorGroup(scenario);
+  const order = group.perms.length + 1;
+  if (order === 1) return () => 1;
+  return (s) => order / group.stabiliser(s);
 }
