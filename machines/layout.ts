@@ -102,6 +102,13 @@ export type Field = (typeof F)[keyof typeof F];
 
 const scalarWords = 31;
 
+/** A request's place in the vector: its index, its id code (`index + 1`), its block's first word. */
+export interface RequestPlace {
+  readonly i: number;
+  readonly code: number;
+  readonly b: number;
+}
+
 /** A bounded list: its length word at `at`, its items in the `cap` words after it. */
 export interface ListSlot {
   readonly at: number;
@@ -164,13 +171,13 @@ export class Layout {
   readonly clientAbortsLeft: number;
   /** Total words. */
   readonly words: number;
-  private readonly indexOfId: ReadonlyMap<RequestId, number>;
+  private readonly places: ReadonlyMap<RequestId, RequestPlace>;
 
   constructor(scenario: Scenario) {
     const n = scenario.requests.length;
     this.requests = scenario.requests.map((r) => r.id);
     this.tenants = scenario.requests.map((r) => r.tenant);
-    this.indexOfId = new Map(this.requests.map((id, i) => [id, i]));
+
     const cache = prefixCacheOn(scenario);
     this.prefixGroups = cache ? scenario.requests.map((r) => r.prefix?.group ?? null) : [];
     this.pageSize = scenario.pageSize;
@@ -242,13 +249,24 @@ export class Layout {
     this.transferFaultsLeft = g++;
     this.clientAbortsLeft = g++;
     this.words = g;
+    this.places = new Map(
+      this.requests.map((id, i) => [id, Object.freeze({ i, code: i + 1, b: i * this.blockWords })]),
+    );
   }
 
   /** The index of request `rid`; throws on an id the scenario does not have. */
   indexOf(rid: RequestId): number {
-    const i = this.indexOfId.get(rid);
-    if (i === undefined) throw new Error(`unknown request ${rid}`);
-    return i;
+    return this.placeOf(rid).i;
+  }
+
+  /**
+   * Where request `rid` lives: its index, its code (index + 1) and its block's first word; one
+   * shared object per request, so a lookup allocates nothing. Throws on an unknown id.
+   */
+  placeOf(rid: RequestId): RequestPlace {
+    const place = this.places.get(rid);
+    if (place === undefined) throw new Error(`unknown request ${rid}`);
+    return place;
   }
 
   /** The first word of request `i`'s block. */

@@ -60,8 +60,10 @@ export const faultGuards = [
 export function servingSetup(scenario: Scenario, variant: Variant) {
   const sw = variant.switches;
   const cache = prefixCacheView(scenario, sw.saltIgnored);
-  const prompt = (rid: RequestId) => requestSpec(scenario, rid).promptLen;
-  const output = (rid: RequestId) => requestSpec(scenario, rid).outputLen;
+  const specs = new Map(scenario.requests.map((r) => [r.id, r]));
+  const spec = (rid: RequestId) => specs.get(rid) ?? requestSpec(scenario, rid);
+  const prompt = (rid: RequestId) => spec(rid).promptLen;
+  const output = (rid: RequestId) => spec(rid).outputLen;
   const get = up.field;
   const chunk = (ctx: ServingContext, rid: RequestId) =>
     chunkTokens(scenario, get(ctx, rid, F.prefillLen));

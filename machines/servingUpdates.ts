@@ -13,7 +13,7 @@ import {
   freePages,
   writePositions,
 } from './kvPagePool.ts';
-import { F, type ListSlot } from './layout.ts';
+import { F, type ListSlot, type RequestPlace } from './layout.ts';
 import { lockPrefix, matchPrefix, type PrefixCacheView, releaseIntoCache } from './prefixCache.ts';
 import { type NodeRole, pagesFor, type RequestId } from './scenario.ts';
 import {
@@ -30,17 +30,9 @@ import {
 /** Which side of a request an update concerns. */
 export type Side = NodeRole;
 
-/** A request's place in the vector: its index, id code (`index + 1`) and block's first word. */
-export interface At {
-  readonly i: number;
-  readonly code: number;
-  readonly b: number;
-}
-
-/** Where request `rid` lives in `c`; throws on an unknown id. */
-export function at(c: ServingContext, rid: RequestId): At {
-  const i = c.layout.indexOf(rid);
-  return { i, code: i + 1, b: c.layout.block(i) };
+/** Where request `rid` lives in `c` (a shared object); throws on an unknown id. */
+export function at(c: ServingContext, rid: RequestId): RequestPlace {
+  return c.layout.placeOf(rid);
 }
 
 /** Field `f` of request `rid`. */
@@ -56,7 +48,7 @@ function pagesIn(c: ServingContext, b: number, slot: ListSlot): number[] {
 /** Records the row's writers of positions `[0, to)` as attention reads on `node`. */
 function recordReadsOf(
   c: ServingContext,
-  r: At,
+  r: RequestPlace,
   node: NodeRole,
   row: readonly number[],
   to: number,
