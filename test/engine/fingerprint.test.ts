@@ -10,6 +10,7 @@ import { fc, test } from '@fast-check/vitest';
 import { collisionProbability } from '../../src/engine/fingerprint.ts';
 import { FingerprintStore } from '../../src/engine/stateStore.ts';
 import { type HashNode, StructuralHasher } from '../../src/engine/structuralHash.ts';
+import { hashWords, hashWordsFrom } from '../../src/engine/vectorContext.ts';
 
 function pinnedSeed(): number {
   const raw = process.env.KVCHECK_SEED;
@@ -86,4 +87,27 @@ describe('the fingerprint store', () => {
     expect(collisionProbability(1)).toBe(0);
     expect(collisionProbability(2 ** 20)).toBeCloseTo((2 ** 20 * (2 ** 20 - 1)) / 2 / 2 ** 64, 20);
   });
+});
+
+describe(`the hash of a vector's words (seed ${seed})`, () => {
+  const edit = fc.record({
+    at: fc.nat(),
+    value: fc.integer({ min: -(2 ** 31), max: 2 ** 31 - 1 }),
+  });
+  const vectors = fc.array(fc.integer({ min: -(2 ** 31), max: 2 ** 31 - 1 }), { maxLength: 41 });
+  test.prop([vectors, fc.array(edit, { maxLength: 9 })], { seed, numRuns: 300 })(
+    'is the same hashed from a parent, by the words that differ, as hashed afresh',
+    (parentWords, edits) => {
+      const parent = Int32Array.from(parentWords);
+      const child = parent.slice();
+      for (const e of edits) if (child.length > 0) child[e.at % child.length] = e.value;
+      const p = new Uint32Array(2);
+      const fresh = new Uint32Array(2);
+      const from = new Uint32Array(2);
+      hashWords(parent, p);
+      hashWords(child, fresh);
+      hashWordsFrom(parent, p[0] as number, p[1] as number, child, from);
+      expect([...from]).toEqual([...fresh]);
+    },
+  );
 });
