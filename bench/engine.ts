@@ -304,7 +304,7 @@ export function engineBench(json: boolean, quick: boolean, largeSeconds = 300): 
 /**
  * `--large-seconds N` from the command line: a bound on each `incident-large` run (default 300);
  * `--large-seconds none` runs them unbounded (an exhaustive check of `fixed`, which takes about
- * 110 minutes on one core; see the README).
+ * 42 minutes on one core; see the README).
  */
 export function largeSecondsArg(argv: readonly string[]): number {
   const at = argv.indexOf('--large-seconds');
