@@ -184,22 +184,6 @@ export function isDecoding(s: ServingState, rid: RequestId): boolean {
   );
 }
 
-/**
- * Calls `visit(page, holder)` for each page of `node`'s pool that a live request's row holds, in
- * request then row order; stops and returns true as soon as `visit` does. Allocates nothing.
- */
-export function someHeldPage(
-  s: ServingState,
-  node: NodeRole,
-  visit: (page: number, holder: RequestView) => boolean,
-): boolean {
-  for (const r of requestViews(s.context)) {
-    const n = r.pageCount(node);
-    for (let k = 0; k < n; k++) if (visit(r.pageAt(node, k), r)) return true;
-  }
-  return false;
-}
-
 /** The number of pages of `node`'s pool held by live requests' rows (a repeat counts twice). */
 export function heldCount(s: ServingState, node: NodeRole): number {
   let n = 0;

@@ -323,8 +323,8 @@ describe('releasePages', () => {
   });
 });
 
-// `recordReads` is gone: reads are a bitset in the vector, so a read recorded twice is one bit
-// and order is not stored. The decoded read set is what must stay deduplicated and sorted.
+// Reads are a bitset in the vector, so a read recorded twice is one bit and no order is stored;
+// the decoded read set is what must come out deduplicated and sorted.
 describe('the read set', () => {
   const read = (node: KvRead['node'], page: number, writer: string | null): KvRead => ({
     node,
