@@ -3,8 +3,8 @@
  * one-token placeholder, prefilled and handed off anyway; decode committed the full length and
  * attended over pages that still held another tenant's KV.
  */
-import { idOf, type PoolView, poolView, type RequestView } from '../machines/servingView.ts';
-import { property } from './property.ts';
+import { type PoolView, poolView, type RequestView } from '../machines/servingView.ts';
+import { property, type Trigger } from './property.ts';
 import {
   isDecoding,
   readAnyOn,
@@ -22,10 +22,11 @@ import {
 /** Nodes in the decoded read set's order. */
 const readOrder = ['decode', 'prefill'] as const;
 
-/** Whether some request was rejected at intake on either side. */
-function someRejected(s: ServingState): boolean {
-  return someRequest(s, wasRejected);
-}
+/** The intake-rejection properties can fail only once some request was rejected at intake. */
+const someRejectedTrigger: Trigger = {
+  fires: (s) => someRequest(s, wasRejected),
+  vacuity: 'no request was rejected at intake',
+};
 
 /**
  * A rejected request is never handed off to decode.
@@ -37,10 +38,7 @@ export const rejectedNeverHandedOff = property(
   'A request rejected at intake on either side never has KV sent for its room and is never committed by decode.',
   {
     guards: 'the 2026 incident; #30233, #32605; fixed by #38935 and #36988',
-    trigger: {
-      fires: someRejected,
-      vacuity: 'no request was rejected at intake',
-    },
+    trigger: someRejectedTrigger,
   },
   (s) => {
     const rs = requestsOf(s);
@@ -79,10 +77,7 @@ export const rejectedHoldsNothing = property(
   'A request rejected at intake by a side never runs a forward there and never holds a page or a metadata slot there; one rejected by prefill never opens a bootstrap room.',
   {
     guards: '#38935 (retire intake-rejected requests before the PD handoff)',
-    trigger: {
-      fires: someRejected,
-      vacuity: 'no request was rejected at intake',
-    },
+    trigger: someRejectedTrigger,
   },
   (s) => {
     const rs = requestsOf(s);
@@ -183,7 +178,7 @@ function foreignRead(s: ServingState, r: RequestView): string | null {
         const code = L.writerOrder[k] as number;
         if (code === 0 || !r.hasRead(node, page, code)) continue;
         if (tenantOfCode(s, code) === r.tenant) continue;
-        const writer = idOf(L, code);
+        const writer = L.idOf(code);
         if (writer) {
           return `${who(s, r.id)} read ${node} page ${page}, last written by ${who(s, writer)}`;
         }
@@ -219,9 +214,7 @@ export const coverageBeforeCommit = property(
       for (let pos = 0; pos < r.seqLen; pos++) {
         const writer = writerAtPosition(pool, r, pos);
         if (writer !== r.code) {
-          missing.push(
-            `${pos} (${(writer > 0 ? idOf(r.layout, writer) : null) ?? 'never written'})`,
-          );
+          missing.push(`${pos} (${r.layout.idOf(writer) ?? 'never written'})`);
         }
       }
       return `${who(s, r.id)} runs with seq_len ${r.seqLen} but ${r.kvArrived} position(s) arrived; positions not its own: ${missing.join(', ')}`;

@@ -4,7 +4,7 @@
  */
 import { cachedPageCount } from '../machines/prefixCache.ts';
 import type { NodeRole } from '../machines/scenario.ts';
-import { idOf, poolView, type RequestView, requestViews } from '../machines/servingView.ts';
+import { poolView, type RequestView, requestViews } from '../machines/servingView.ts';
 import { property, type Trigger } from './property.ts';
 import { heldCount, holderOf, pageWritten, type ServingState, someRequest } from './vocabulary.ts';
 
@@ -32,14 +32,14 @@ function ownershipViolation(s: ServingState, node: NodeRole): string | null {
       if (other !== null) return `${node} page ${page} is held by both ${other.id} and ${r.id}`;
       const owner = page >= 0 && page < pool.capacity ? pool.owner(page) : 0;
       if (owner !== r.code) {
-        return `${node} page ${page} is held by ${r.id} but owned by ${idOf(L, owner) ?? 'nobody'}`;
+        return `${node} page ${page} is held by ${r.id} but owned by ${L.idOf(owner) ?? 'nobody'}`;
       }
     }
   }
   for (let page = 0; page < pool.capacity; page++) {
     const owner = pool.owner(page);
     if (owner !== 0 && holderOf(rs, node, page) !== owner) {
-      return `${node} page ${page} is owned by ${idOf(L, owner)} but not in its row`;
+      return `${node} page ${page} is owned by ${L.idOf(owner)} but not in its row`;
     }
   }
   return null;
@@ -136,7 +136,7 @@ export const noWriteAfterFree = property(
 function strayWrite(s: ServingState, node: NodeRole): string | null {
   const pool = poolView(s.context, node);
   if (pool.strayCount === 0) return null;
-  const by = idOf(s.context.layout, pool.strayBy(0)) ?? '?';
+  const by = s.context.layout.idOf(pool.strayBy(0)) ?? '?';
   return `${by} wrote ${node} page ${pool.strayPage(0)} without holding it`;
 }
 

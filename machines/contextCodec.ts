@@ -20,10 +20,6 @@ export function compareReads(a: KvRead, b: KvRead): number {
   return wa < wb ? -1 : wa > wb ? 1 : 0;
 }
 
-function nameOf(layout: Layout, code: number): RequestId | null {
-  return code === 0 ? null : (layout.requests[code - 1] ?? null);
-}
-
 function codeOf(layout: Layout, rid: RequestId | null): number {
   return rid === null ? 0 : layout.indexOf(rid) + 1;
 }
@@ -43,7 +39,7 @@ function readsOf(layout: Layout, w: Int32Array, b: number): KvRead[] {
     for (let page = 0; page < layout.pool(node).pages; page++) {
       for (let code = 0; code < layout.writerCodes; code++) {
         if (hasBit(w, b + layout.lists.reads, layout.readBit(node, page, code))) {
-          out.push({ node, page, writer: nameOf(layout, code) });
+          out.push({ node, page, writer: layout.idOf(code) });
         }
       }
     }
@@ -157,8 +153,8 @@ export function decodeContext(c: ServingContext): DecodedContext {
           ),
         }
       : {}),
-    prefillPool: decodePool(w, layout.prefill, layout.pageSize, (code) => nameOf(layout, code)),
-    decodePool: decodePool(w, layout.decode, layout.pageSize, (code) => nameOf(layout, code)),
+    prefillPool: decodePool(w, layout.prefill, layout.pageSize, (code) => layout.idOf(code)),
+    decodePool: decodePool(w, layout.decode, layout.pageSize, (code) => layout.idOf(code)),
     requests,
     ...(m.auxSlots ? { auxFree: listItems(w, 0, layout.auxFree) } : {}),
     ...(m.transferFaultBudget

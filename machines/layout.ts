@@ -250,7 +250,7 @@ export class Layout {
     this.clientAbortsLeft = g++;
     this.words = g;
     this.places = new Map(
-      this.requests.map((id, i) => [id, Object.freeze({ i, code: i + 1, b: i * this.blockWords })]),
+      this.requests.map((id, i) => [id, Object.freeze({ i, code: i + 1, b: this.block(i) })]),
     );
   }
 
@@ -267,6 +267,11 @@ export class Layout {
     const place = this.places.get(rid);
     if (place === undefined) throw new Error(`unknown request ${rid}`);
     return place;
+  }
+
+  /** The request id that code `code` names (index + 1), or null for 0 (nobody). */
+  idOf(code: number): RequestId | null {
+    return code === 0 ? null : (this.requests[code - 1] ?? null);
   }
 
   /** The first word of request `i`'s block. */

@@ -14,7 +14,13 @@ import {
   writePositions,
 } from './kvPagePool.ts';
 import { F, type ListSlot, type RequestPlace } from './layout.ts';
-import { lockPrefix, matchPrefix, type PrefixCacheView, releaseIntoCache } from './prefixCache.ts';
+import {
+  lockPrefix,
+  matchPrefix,
+  type PrefixCacheView,
+  type PrefixMatch,
+  releaseIntoCache,
+} from './prefixCache.ts';
 import { type NodeRole, pagesFor, type RequestId } from './scenario.ts';
 import {
   listAt,
@@ -129,10 +135,10 @@ export function runPrefillChunk(
   const L = c.layout;
   const w = c.words;
   const r = at(c, rid);
-  const need = pagesForNextChunk(c, rid, chunk, cache);
-  if (!canAllocate(w, L.prefill, need)) return;
   // With the prefix cache, the first forward starts after the cached prefix it matched.
   const match = cache ? matchPrefix(c, r.i, cache) : null;
+  const need = chunkPages(c, r, startWith(c, r, match), chunk);
+  if (!canAllocate(w, L.prefill, need)) return;
   if (match) lockPrefix(c, r.i, match);
   const from = w[r.b + F.prefilled] as number;
   const to = Math.min(w[r.b + F.prefillLen] as number, from + chunk);
@@ -147,18 +153,35 @@ export function runPrefillChunk(
  * Where `rid`'s next prefill chunk starts: with a prefix-cache hit on its first forward, the
  * tokens the matched prefix covers and the pages it brings; otherwise what the request has.
  */
-function prefillStart(
-  c: ServingContext,
-  rid: RequestId,
-  cache?: PrefixCacheView,
-): { prefilled: number; held: number } {
+function prefillStart(c: ServingContext, rid: RequestId, cache?: PrefixCacheView): PrefillStart {
   const r = at(c, rid);
+  return startWith(c, r, cache ? matchPrefix(c, r.i, cache) : null);
+}
+
+/** Tokens computed and pages held when request `r`'s next chunk starts, given its cache hit. */
+interface PrefillStart {
+  readonly prefilled: number;
+  readonly held: number;
+}
+
+/** `prefillStart` for request `r` whose cache hit (or miss, null) is `match`. */
+function startWith(c: ServingContext, r: RequestPlace, match: PrefixMatch | null): PrefillStart {
   const w = c.words;
   const L = c.layout.lists;
   const own = listLen(w, r.b, L.prefillPages);
-  const match = cache ? matchPrefix(c, r.i, cache) : null;
   if (match) return { prefilled: match.pages * c.layout.pageSize, held: match.pages + own };
   return { prefilled: w[r.b + F.prefilled] as number, held: listLen(w, r.b, L.prefixPages) + own };
+}
+
+/** Pages request `r`'s next chunk of `chunk` tokens must allocate, starting at `start`. */
+function chunkPages(
+  c: ServingContext,
+  r: RequestPlace,
+  start: PrefillStart,
+  chunk: number,
+): number {
+  const to = Math.min(c.words[r.b + F.prefillLen] as number, start.prefilled + chunk);
+  return Math.max(0, pagesFor(to, c.layout.pageSize) - start.held);
 }
 
 /** Pages the next prefill chunk of `rid` must allocate. */
@@ -168,9 +191,7 @@ export function pagesForNextChunk(
   chunk: number,
   cache?: PrefixCacheView,
 ): number {
-  const start = prefillStart(c, rid, cache);
-  const to = Math.min(field(c, rid, F.prefillLen), start.prefilled + chunk);
-  return Math.max(0, pagesFor(to, c.layout.pageSize) - start.held);
+  return chunkPages(c, at(c, rid), prefillStart(c, rid, cache), chunk);
 }
 
 /** Whether another prefill chunk follows the next one (with a prefix hit counted in). */

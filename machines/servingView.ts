@@ -200,7 +200,7 @@ export class RequestView {
 
   /** The read as the decoded context writes it (for messages). */
   readOf(node: NodeRole, page: number, writer: number): KvRead {
-    return { node, page, writer: writer === 0 ? null : (this.layout.requests[writer - 1] ?? null) };
+    return { node, page, writer: this.layout.idOf(writer) };
   }
 }
 
@@ -297,9 +297,4 @@ export function poolView(c: ServingContext, node: NodeRole): PoolView {
   const v = viewsOf(c.layout)[node];
   v.w = c.words;
   return v;
-}
-
-/** The request id a code names, or null for 0 (nobody). */
-export function idOf(layout: Layout, code: number): RequestId | null {
-  return code === 0 ? null : (layout.requests[code - 1] ?? null);
 }
