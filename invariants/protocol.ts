@@ -1,7 +1,7 @@
 /**
  * Protocol properties: the KV transfer's status discipline and what the client is told.
  */
-import { kvPoll } from '../machines/context.ts';
+import { abortCauseNames, kvPoll } from '../machines/context.ts';
 import type { RequestView } from '../machines/servingView.ts';
 import { property } from './property.ts';
 import {
@@ -32,6 +32,27 @@ function roomOpened(r: RequestView, s: ServingState): boolean {
 /** Whether `r` was rejected or aborted and the router answered it. */
 function failedAndAnswered(r: RequestView): boolean {
   return r.clientStatus !== 0 && (wasRejected(r) || r.aborted);
+}
+
+const causeText: Readonly<Record<string, string>> = {
+  transferFailed: 'the transfer failed',
+  bootstrapTimeout: 'the bootstrap timed out',
+  prefillError: 'a prefill error',
+  waitTimeout: 'the wait for KV timed out',
+  commitRefused: 'the commit was refused',
+};
+
+/** Who aborted `r` and why, in words: each side with its cause, then the client. */
+function abortedBy(r: RequestView): string {
+  const parts: string[] = [];
+  const side = (name: string, code: number) => {
+    const cause = abortCauseNames[code];
+    if (cause) parts.push(`on ${name} (${causeText[cause]})`);
+  };
+  side('prefill', r.prefillAbort);
+  side('decode', r.decodeAbort);
+  if (r.clientAborted) parts.push('by the client');
+  return parts.join(' and ');
 }
 
 /** Whether either side replied to `r`. */
@@ -90,7 +111,7 @@ export const errorReachesClient = property(
       const tokens = r.clientTokens;
       if (status === 0 || status >= 400 || tokens === 0) continue;
       if (wasRejected(r) || r.aborted) {
-        const why = wasRejected(r) ? 'rejected at intake' : 'aborted';
+        const why = wasRejected(r) ? 'rejected at intake' : `aborted ${abortedBy(r)}`;
         return `${who(s, r.id)} was ${why} but the client got ${status} with ${tokens} token(s)`;
       }
     }

@@ -41,6 +41,31 @@ export const kvPoll = {
   success: 4,
 } as const;
 
+/**
+ * Why a side aborted a request after intake, as the vector stores it (0: it did not):
+ * - `transferFailed`: the room went Failed and the side's poll saw it;
+ * - `bootstrapTimeout`: prefill's sender timed out in Bootstrapping (decode never sent its pages);
+ * - `prefillError`: an error in prefill's forward while the KV was in flight;
+ * - `waitTimeout`: decode's waiting timeout for KV that can no longer come;
+ * - `commitRefused`: decode's commit checks (coverage, the aux slot's room) refused the KV.
+ */
+export const abortCause = {
+  transferFailed: 1,
+  bootstrapTimeout: 2,
+  prefillError: 3,
+  waitTimeout: 4,
+  commitRefused: 5,
+} as const;
+
+/** The name of an abort cause. */
+export type AbortCause = keyof typeof abortCause;
+
+/** Abort cause names by code (index 0, no abort, is null). */
+export const abortCauseNames: readonly (AbortCause | null)[] = [
+  null,
+  ...(Object.keys(abortCause) as AbortCause[]),
+];
+
 /** Everything one request holds or has done, on both sides, decoded (see `DecodedContext`). */
 export interface RequestState {
   /** Tokens prefill computes: the prompt, or 1 for the placeholder. */
@@ -73,8 +98,10 @@ export interface RequestState {
   /** Ghost: rejected at intake by prefill's or decode's checks. */
   readonly rejectedOnPrefill: boolean;
   readonly rejectedOnDecode: boolean;
-  /** Ghost: aborted on either side after intake (transfer failure, timeout, refused commit). */
-  readonly aborted: boolean;
+  /** Ghost: why prefill aborted the request after intake, or null if it did not. */
+  readonly prefillAbort: AbortCause | null;
+  /** Ghost: why decode aborted the request after intake, or null if it did not. */
+  readonly decodeAbort: AbortCause | null;
   /** The client aborted the request; sides that defer an abort read it on their next step. */
   readonly clientAborted: boolean;
   /** Ghost: a KV chunk or aux data was sent for this request's room. */

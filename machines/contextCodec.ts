@@ -5,7 +5,15 @@
  * tools that describe a state by its fields. Both are cold paths; the checker's hot path reads
  * the vector through `servingView.ts`.
  */
-import type { DecodedContext, KvRead, Reply, RequestState, ServingContext } from './context.ts';
+import {
+  abortCause,
+  abortCauseNames,
+  type DecodedContext,
+  type KvRead,
+  type Reply,
+  type RequestState,
+  type ServingContext,
+} from './context.ts';
 import type { PagePool, StrayWrite } from './kvPagePool.ts';
 import { F, type Layout, type ListSlot, type PoolLayout } from './layout.ts';
 import type { RequestId } from './scenario.ts';
@@ -73,7 +81,8 @@ function decodeRequest(layout: Layout, w: Int32Array, i: number): RequestState {
     },
     rejectedOnPrefill: flag(F.rejectedOnPrefill),
     rejectedOnDecode: flag(F.rejectedOnDecode),
-    aborted: flag(F.aborted),
+    prefillAbort: abortCauseNames[w[b + F.prefillAbort] as number] ?? null,
+    decodeAbort: abortCauseNames[w[b + F.decodeAbort] as number] ?? null,
     clientAborted: flag(F.clientAborted),
     kvSent: flag(F.kvSent),
     committed: flag(F.committed),
@@ -188,7 +197,8 @@ function encodeRequest(layout: Layout, w: Int32Array, i: number, r: RequestState
   w[b + F.repliesClient] = r.replyCount.client;
   w[b + F.rejectedOnPrefill] = bit(r.rejectedOnPrefill);
   w[b + F.rejectedOnDecode] = bit(r.rejectedOnDecode);
-  w[b + F.aborted] = bit(r.aborted);
+  w[b + F.prefillAbort] = r.prefillAbort === null ? 0 : abortCause[r.prefillAbort];
+  w[b + F.decodeAbort] = r.decodeAbort === null ? 0 : abortCause[r.decodeAbort];
   w[b + F.clientAborted] = bit(r.clientAborted);
   w[b + F.kvSent] = bit(r.kvSent);
   w[b + F.committed] = bit(r.committed);

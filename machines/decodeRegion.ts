@@ -7,7 +7,11 @@
  *
  * Without `admissionRetire`, a prompt decode's scheduler rejects becomes a one-token placeholder
  * (`placeholder`, tagged `rejected`) that is preallocated, transferred and committed like any
- * other; `check_finished` promotes its pending abort after its first step. Commit checks only the
+ * other. Its pending abort lands at commit, before any decode forward: the prebuilt-extend batch
+ * that takes a transferred request into decode runs no forward, and its result handler
+ * (`process_batch_result_prebuilt` in SGLang's scheduler output processor) calls
+ * `check_finished()` on each request and releases the KV of those that finished, so a
+ * placeholder leaves with its 400 and never runs a decode step. Commit checks only the
  * room (there is one room per request here); `coverageCheck` (#38704) adds the check that the
  * transferred KV covers what was preallocated. A request whose handshake can no longer come
  * (prefill retired it at admission) fails on `TIMEOUT`; it holds no pages yet.
@@ -19,6 +23,7 @@
  * Left out: the decode radix cache, retraction.
  */
 import { and, not } from 'xstate';
+import type { AbortCause } from './context.ts';
 import { forRequest, inState, notify, stateId } from './regionIds.ts';
 import type { RequestId } from './scenario.ts';
 import type { RegionConfig } from './servingSetup.ts';
@@ -29,16 +34,16 @@ type Kind = 'admitted' | 'placeholder';
 function lifecycle(rid: RequestId, kind: Kind): RegionConfig {
   const p = { rid };
   const side = { rid, side: 'decode' } as const;
-  const fail = (release: boolean) => [
+  const fail = (release: boolean, cause: AbortCause) => [
     ...(release ? [{ type: 'releasePages', params: side } as const] : []),
-    { type: 'markAborted', params: p } as const,
+    { type: 'markAborted', params: { ...side, cause } } as const,
     { type: 'replyError', params: { ...side, status: 500 } } as const,
   ];
   const failed = stateId(rid, 'decode', 'done.failed');
   const transferFailed = (release: boolean) => ({
     guard: and([forRequest(rid), inState(rid, 'transfer', 'failed')]),
     target: failed,
-    actions: fail(release),
+    actions: fail(release, 'transferFailed'),
   });
   const timeout = {
     guard: and([
@@ -50,7 +55,7 @@ function lifecycle(rid: RequestId, kind: Kind): RegionConfig {
       not('decodeWaitsForeverForKv'),
     ]),
     target: failed,
-    actions: fail(false),
+    actions: fail(false, 'waitTimeout'),
   };
   const clientAbort = (release: boolean) => ({
     guard: forRequest(rid),
@@ -61,25 +66,61 @@ function lifecycle(rid: RequestId, kind: Kind): RegionConfig {
       notify(rid, 'RECEIVER_ABORTED'),
     ],
   });
+  // A client abort of a running request lands in `check_finished` after the next decode step
+  // (`process_batch_result_decode`).
   const abortAfterStep = {
     target: stateId(rid, 'decode', 'done.aborted'),
     actions: [
       { type: 'runDecodeStep', params: p },
       { type: 'releasePages', params: side },
-      { type: 'replyError', params: { ...side, status: kind === 'placeholder' ? 400 : 499 } },
+      { type: 'replyError', params: { ...side, status: 499 } },
     ],
   } as const;
-  const end = kind === 'placeholder' ? 'done.aborted' : 'done.finished';
-  const endActions =
+  const committed = inState(rid, 'transfer', 'success');
+  // The placeholder's commit: the prebuilt batch's `check_finished()` promotes its pending
+  // abort, and `release_kv_cache` frees its pages, with no forward in between.
+  const commit =
     kind === 'placeholder'
-      ? [
-          { type: 'releasePages', params: side } as const,
-          { type: 'replyError', params: { ...side, status: 400 } } as const,
-        ]
-      : [
-          { type: 'releasePages', params: side } as const,
-          { type: 'replyDecodeFinished', params: p } as const,
-        ];
+      ? {
+          guard: and([forRequest(rid), committed]),
+          target: stateId(rid, 'decode', 'done.aborted'),
+          actions: [
+            { type: 'commitDecode', params: p } as const,
+            { type: 'releasePages', params: side } as const,
+            { type: 'replyError', params: { ...side, status: 400 } } as const,
+          ],
+        }
+      : {
+          guard: and([forRequest(rid), committed]),
+          target: 'running',
+          actions: { type: 'commitDecode', params: p } as const,
+        };
+  const running: RegionConfig = {
+    tags: ['decoding'],
+    on: {
+      DECODE_STEP: [
+        {
+          ...abortAfterStep,
+          guard: and([
+            { type: 'decodeStepFits', params: p },
+            { type: 'clientAborted', params: p },
+          ]),
+        },
+        {
+          guard: { type: 'decodeStepFits', params: p },
+          actions: { type: 'runDecodeStep', params: p },
+        },
+      ],
+      DECODE_FINISH: {
+        guard: { type: 'generationDone', params: p },
+        target: stateId(rid, 'decode', 'done.finished'),
+        actions: [
+          { type: 'releasePages', params: side },
+          { type: 'replyDecodeFinished', params: p },
+        ],
+      },
+    },
+  };
   return {
     initial: 'preallocPending',
     tags: kind === 'placeholder' ? ['rejected'] : [],
@@ -109,7 +150,7 @@ function lifecycle(rid: RequestId, kind: Kind): RegionConfig {
                 inState(rid, 'transfer', 'success'),
               ]),
               target: failed,
-              actions: fail(true),
+              actions: fail(true, 'commitRefused'),
             },
             {
               // The aux data in the metadata slot carries another room: decode's room check
@@ -120,13 +161,9 @@ function lifecycle(rid: RequestId, kind: Kind): RegionConfig {
                 inState(rid, 'transfer', 'success'),
               ]),
               target: failed,
-              actions: fail(true),
+              actions: fail(true, 'commitRefused'),
             },
-            {
-              guard: and([forRequest(rid), inState(rid, 'transfer', 'success')]),
-              target: 'running',
-              actions: { type: 'commitDecode', params: p },
-            },
+            commit,
           ],
           // No TIMEOUT here: decode reaches awaitingKv only after the room left Bootstrapping,
           // and prefill then finishes only through Success or Failed, which decode polls.
@@ -134,34 +171,7 @@ function lifecycle(rid: RequestId, kind: Kind): RegionConfig {
           REQUEST_ABORTED: clientAbort(true),
         },
       },
-      running: {
-        tags: ['decoding'],
-        on: {
-          // A pending abort (a placeholder's rejection, or the client's abort) is promoted by
-          // `check_finished` after one more decode step.
-          DECODE_STEP:
-            kind === 'placeholder'
-              ? { ...abortAfterStep, guard: { type: 'decodeStepFits', params: p } }
-              : [
-                  {
-                    ...abortAfterStep,
-                    guard: and([
-                      { type: 'decodeStepFits', params: p },
-                      { type: 'clientAborted', params: p },
-                    ]),
-                  },
-                  {
-                    guard: { type: 'decodeStepFits', params: p },
-                    actions: { type: 'runDecodeStep', params: p },
-                  },
-                ],
-          DECODE_FINISH: {
-            guard: { type: 'generationDone', params: p },
-            target: stateId(rid, 'decode', end),
-            actions: endActions,
-          },
-        },
-      },
+      ...(kind === 'admitted' ? { running } : {}),
     },
   };
 }

@@ -22,7 +22,8 @@
  * - `prefillReply`, `decodeReply`, `clientReply`: a status (0: no reply yet) and a token count;
  * - `repliesPrefill`, `repliesDecode`, `repliesClient` (ghost): terminal replies emitted;
  * - `rejectedOnPrefill`, `rejectedOnDecode` (ghost, 0/1): rejected at intake on that side;
- * - `aborted` (ghost, 0/1): aborted on either side after intake;
+ * - `prefillAbort`, `decodeAbort` (ghost, an `abortCause` code, 0: none): why that side aborted
+ *   the request after intake (a transfer failure, a timeout, a prefill error, a refused commit);
  * - `clientAborted` (0/1): the client aborted; a side that defers an abort reads it next step;
  * - `kvSent` (ghost, 0/1): a KV chunk or aux data was sent for the room;
  * - `committed` (ghost, 0/1): decode committed the request (it joined the running batch);
@@ -82,25 +83,26 @@ export const F = {
   repliesClient: 15,
   rejectedOnPrefill: 16,
   rejectedOnDecode: 17,
-  aborted: 18,
-  clientAborted: 19,
-  kvSent: 20,
-  committed: 21,
-  pollPeak: 22,
-  pollFailed: 23,
-  releaseDeferred: 24,
-  draining: 25,
-  auxSlot: 26,
-  dstAux: 27,
-  auxIn: 28,
-  firstTokenForeign: 29,
-  cachedLockRef: 30,
+  prefillAbort: 18,
+  decodeAbort: 19,
+  clientAborted: 20,
+  kvSent: 21,
+  committed: 22,
+  pollPeak: 23,
+  pollFailed: 24,
+  releaseDeferred: 25,
+  draining: 26,
+  auxSlot: 27,
+  dstAux: 28,
+  auxIn: 29,
+  firstTokenForeign: 30,
+  cachedLockRef: 31,
 } as const;
 
 /** A scalar field of a request block. */
 export type Field = (typeof F)[keyof typeof F];
 
-const scalarWords = 31;
+const scalarWords = 32;
 
 /** A request's place in the vector: its index, its id code (`index + 1`), its block's first word. */
 export interface RequestPlace {

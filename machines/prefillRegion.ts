@@ -63,7 +63,7 @@ function lifecycle(rid: RequestId, kind: Kind): RegionConfig {
     ]),
     target: stateId(rid, 'prefill', 'done.failed'),
     actions: [
-      { type: 'markAborted', params: p },
+      { type: 'markAborted', params: { ...side, cause: 'bootstrapTimeout' } },
       { type: 'replyError', params: { ...side, status: 500 } },
       notify(rid, 'SENDER_ABORTED'),
     ],
@@ -107,22 +107,23 @@ function lifecycle(rid: RequestId, kind: Kind): RegionConfig {
       inState(rid, 'transfer', 'transferring'),
       ...(fault ? [fault] : []),
     ]);
+  const errorAbort = { type: 'markAborted', params: { ...side, cause: 'prefillError' } } as const;
   const prefillError = [
     {
       guard: errorWhileInflight('successOverwritesPendingAbort'),
-      actions: { type: 'markAborted', params: p },
+      actions: errorAbort,
     },
     {
       guard: errorWhileInflight('errorReleasesKvImmediately'),
       actions: [
-        { type: 'markAborted', params: p },
+        errorAbort,
         { type: 'releasePrefillPagesKeepRow', params: p },
         notify(rid, 'SENDER_ABORTED'),
       ],
     },
     {
       guard: errorWhileInflight(),
-      actions: [{ type: 'markAborted', params: p }, notify(rid, 'SENDER_ABORTED')],
+      actions: [errorAbort, notify(rid, 'SENDER_ABORTED')],
     },
   ] as const;
   const chunkAndSend = {
@@ -173,7 +174,7 @@ function lifecycle(rid: RequestId, kind: Kind): RegionConfig {
             guard: and([forRequest(rid), inState(rid, 'transfer', 'failed')]),
             target: stateId(rid, 'prefill', 'done.failed'),
             actions: [
-              { type: 'markAborted', params: p },
+              { type: 'markAborted', params: { ...side, cause: 'transferFailed' } },
               { type: 'replyError', params: { ...side, status: 500 } },
             ],
           },
@@ -211,7 +212,7 @@ function lifecycle(rid: RequestId, kind: Kind): RegionConfig {
               target: stateId(rid, 'prefill', 'done.failed'),
               actions: [
                 { type: 'releasePages', params: side },
-                { type: 'markAborted', params: p },
+                { type: 'markAborted', params: { ...side, cause: 'transferFailed' } },
                 { type: 'replyError', params: { ...side, status: 500 } },
               ],
             },

@@ -6,7 +6,7 @@
  */
 import { raise, setup } from 'xstate';
 import { vectorAssign } from '../src/engine/index.ts';
-import type { ServingContext } from './context.ts';
+import type { AbortCause, ServingContext } from './context.ts';
 import type { InternalEvent, ServingEvent } from './events.ts';
 import { canAllocate } from './kvPagePool.ts';
 import { F } from './layout.ts';
@@ -29,6 +29,7 @@ import {
 type Rid = { rid: RequestId };
 type RidSide = { rid: RequestId; side: up.Side };
 type RidReply = { rid: RequestId; side: up.Side; status: number };
+type RidAbort = { rid: RequestId; side: up.Side; cause: AbortCause };
 type RidPoll = { rid: RequestId; poll: number };
 type RidNotice = { rid: RequestId; event: InternalEvent['type'] };
 
@@ -135,7 +136,7 @@ export function servingSetup(scenario: Scenario, variant: Variant) {
         up.swapForPlaceholder(context, p.rid, p.side),
       ),
       markRejected: act((context, p: RidSide) => up.markRejected(context, p.rid, p.side)),
-      markAborted: act((context, p: Rid) => up.markAborted(context, p.rid)),
+      markAborted: act((context, p: RidAbort) => up.markAborted(context, p.rid, p.side, p.cause)),
       releasePrefillPagesKeepRow: act((context, p: Rid) =>
         up.releasePrefillPagesKeepRow(context, p.rid),
       ),

@@ -4,7 +4,7 @@
  * (`servingSetup.ts`): XState on a copy inside `assign`, the fast engine in place on its
  * scratch vector. Guards and properties use the read-only helpers at the end.
  */
-import type { Reply, ServingContext } from './context.ts';
+import { type AbortCause, abortCause, type Reply, type ServingContext } from './context.ts';
 import {
   allocatePages,
   canAllocate,
@@ -87,8 +87,13 @@ export function markRejected(c: ServingContext, rid: RequestId, side: Side): voi
 }
 
 /** Marks an abort after intake (transfer failure, timeout, refused commit). */
-export function markAborted(c: ServingContext, rid: RequestId): void {
-  c.words[at(c, rid).b + F.aborted] = 1;
+export function markAborted(
+  c: ServingContext,
+  rid: RequestId,
+  side: Side,
+  cause: AbortCause,
+): void {
+  c.words[at(c, rid).b + (side === 'prefill' ? F.prefillAbort : F.decodeAbort)] = abortCause[cause];
 }
 
 /** Records a terminal reply from one side, counting it for `singleTerminalResponse`. */
@@ -226,7 +231,6 @@ export function markClientAborted(c: ServingContext, rid: RequestId): void {
   const w = c.words;
   const { b } = at(c, rid);
   w[b + F.clientAborted] = 1;
-  w[b + F.aborted] = 1;
   w[b + F.clientReplyStatus] = 499;
   w[b + F.clientReplyTokens] = 0;
   w[b + F.repliesClient] = (w[b + F.repliesClient] as number) + 1;

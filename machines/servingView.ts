@@ -88,8 +88,17 @@ export class RequestView {
   get rejectedOnDecode(): boolean {
     return this.f(F.rejectedOnDecode) === 1;
   }
+  /** Why prefill aborted the request after intake (an `abortCause` code), 0 if it did not. */
+  get prefillAbort(): number {
+    return this.f(F.prefillAbort);
+  }
+  /** Why decode aborted the request after intake (an `abortCause` code), 0 if it did not. */
+  get decodeAbort(): number {
+    return this.f(F.decodeAbort);
+  }
+  /** Aborted after intake: by either side, or by the client. */
   get aborted(): boolean {
-    return this.f(F.aborted) === 1;
+    return this.f(F.prefillAbort) !== 0 || this.f(F.decodeAbort) !== 0 || this.clientAborted;
   }
   get clientAborted(): boolean {
     return this.f(F.clientAborted) === 1;

@@ -67,6 +67,12 @@ const leak = [
  * and turns retire-only on incident and band from ok to violation, because #36988 alone still
  * gives the placeholder a bootstrap room, prefill pages and a forward before it retires the
  * result. No state, transition or depth count changed.
+ *
+ * A decode placeholder's pending abort lands at commit, with no decode step (SGLang's
+ * `process_batch_result_prebuilt` runs `check_finished()` before any forward). That removed the
+ * placeholder's `running` state: band × incident-2026 and band × coverage-only, where B's prompt
+ * becomes a placeholder on both sides, went from 1,328 states, 2,596 transitions and depth 25 to
+ * 1,060, 2,023 and 24. Their verdicts did not change; no other row moved.
  */
 export const builtinRows: readonly ManifestRow[] = [
   {
@@ -164,9 +170,9 @@ export const builtinRows: readonly ManifestRow[] = [
     variant: 'incident-2026',
     status: 'violation',
     violated: ['rejectedNeverHandedOff', 'rejectedHoldsNothing'],
-    states: 1328,
-    transitions: 2596,
-    depth: 25,
+    states: 1060,
+    transitions: 2023,
+    depth: 24,
   },
   {
     scenario: 'band',
@@ -200,9 +206,9 @@ export const builtinRows: readonly ManifestRow[] = [
     variant: 'coverage-only',
     status: 'violation',
     violated: ['rejectedNeverHandedOff', 'rejectedHoldsNothing'],
-    states: 1328,
-    transitions: 2596,
-    depth: 25,
+    states: 1060,
+    transitions: 2023,
+    depth: 24,
   },
   {
     scenario: 'happy',
@@ -447,14 +453,14 @@ export function expectationFor(
 
 /**
  * Whether `kvcheck paths` finds a statechart path from a rejected state to a decoding state
- * under each variant. `retire-only` has one: #36988 retires a rejected prefill result, but a
- * prompt that only decode's scheduler rejects still becomes a decode placeholder that commits
- * and runs a step over its own one-token KV (no leak, but a rejected request is decoded).
+ * under each variant. `retire-only` has none: #36988 retires a rejected prefill result, and a
+ * prompt that only decode's scheduler rejects becomes a decode placeholder that ends at commit,
+ * before any decode step (`process_batch_result_prebuilt` calls `check_finished()` first).
  */
 export const structuralPaths: Readonly<Record<string, boolean>> = {
   'incident-2026': true,
   fixed: false,
   'fixed-coverage': false,
-  'retire-only': true,
+  'retire-only': false,
   'coverage-only': true,
 };

@@ -132,7 +132,10 @@ function requestChanges(
   // An abort recorded while prefill stays where it is: an error left pending (`to_finish`).
   const stays = (region: 'prefill' | 'decode') =>
     regionPath(a, rid, region) === regionPath(b, rid, region);
-  if (rb.aborted && !ra.aborted && !rb.clientAborted && stays('prefill') && stays('decode'))
+  const sideAborted =
+    (rb.prefillAbort !== null && ra.prefillAbort === null) ||
+    (rb.decodeAbort !== null && ra.decodeAbort === null);
+  if (sideAborted && !rb.clientAborted && stays('prefill') && stays('decode'))
     out.push({ kind: 'abortPending', rid });
   if (rb.kvArrived !== ra.kvArrived) out.push({ kind: 'kvArrived', rid, positions: rb.kvArrived });
   if (rb.committed && !ra.committed) out.push({ kind: 'committed', rid, seqLen: rb.seqLen });

@@ -23,8 +23,8 @@
  *    decode step fits decode's pool (nothing in `incident-2026` without faults or client aborts
  *    ends it otherwise). Y writes positions `[0, arrived)` by transfer, `arrived` the smaller of
  *    what each side holds (1 for a placeholder on either side), then one position per decode
- *    step from `decodeLen` on: `outputLen - 1` steps when decode admitted it, one step (when
- *    `outputLen >= 2`) for a decode placeholder, whose pending abort ends it after that step.
+ *    step from `decodeLen` on: `outputLen - 1` steps when decode admitted it, none for a decode
+ *    placeholder, whose pending abort ends it at commit (`process_batch_result_prebuilt`).
  * 5. Some position Y wrote is one X reads without having written it: in `[1, promptLen)`
  *    (position 0 came by transfer, position `promptLen` is written by the step before it reads).
  *
@@ -117,7 +117,7 @@ export function decodeWrites(scenario: Scenario, y: RequestSpec): DecodeWrites |
   const prefillLen = len >= maxReqInputLen(scenario, 'prefill') ? 1 : len;
   const decodePlaceholder = len >= maxReqInputLen(scenario, 'decode');
   const decodeLen = decodePlaceholder ? 1 : len;
-  const steps = decodePlaceholder ? (y.outputLen >= 2 ? 1 : 0) : y.outputLen - 1;
+  const steps = decodePlaceholder ? 0 : y.outputLen - 1;
   const ps = scenario.pageSize;
   if (pagesFor(prefillLen, ps) > poolPages(scenario, 'prefill')) return null;
   if (pagesFor(decodeLen + steps, ps) > poolPages(scenario, 'decode')) return null;

@@ -37,7 +37,8 @@ const pinned: Readonly<Record<string, Pinned>> = {
     caughtBy: 'errorReachesClient',
     steps: 14,
     lastEvent: 'ROUTER_REPLY',
-    message: /^a1 \(tenant A\) was aborted but the client got 200 with 2 token\(s\)$/,
+    message:
+      /^a1 \(tenant A\) was aborted on prefill \(a prefill error\) but the client got 200 with 2 token\(s\)$/,
   },
   B3: {
     fault: 'decodeWaitsForeverForKv',

@@ -23,7 +23,7 @@ describe('a prefill error while the last chunk is in flight, under fixed', () =>
     const d = drive(prefillError, fixedVariant()).run(...toInflight('a1'), 'PREFILL_ERROR a1');
     expect(d.at('a1', 'prefill')).toMatchObject({ admitted: 'inflight' });
     expect(d.at('a1', 'transfer')).toBe('failed');
-    expect(d.req('a1').aborted).toBe(true);
+    expect(d.req('a1').prefillAbort).toBe('prefillError');
     expect(d.req('a1').prefillPages).toEqual([0]);
     d.run('PREFILL_RELEASE a1', 'DECODE_TRANSFER_FAILED a1', 'ROUTER_REPLY a1');
     const free = d.ctx().prefillPool.free;

@@ -808,14 +808,14 @@ describe('paths', () => {
       '--variant',
       'incident-2026',
       '--from',
-      'decode.placeholder',
+      'prefill.placeholder',
       '--to',
-      'decode.placeholder.running',
+      'decode.admitted.running',
     );
     expect(r.code).toBe(1);
     const { variants } = pathsSchema.parse(JSON.parse(r.out));
     const ends = new Set(variants[0]?.paths.map((p) => `${p.from} → ${p.to}`));
-    expect([...ends]).toEqual(['decode.placeholder → decode.placeholder.running']);
+    expect([...ends]).toEqual(['prefill.placeholder → decode.admitted.running']);
   });
 });
 

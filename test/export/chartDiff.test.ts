@@ -19,7 +19,7 @@ describe('diffCharts', () => {
         'prefill.placeholder.waiting → prefill.placeholder.forwarded on PREFILL_FORWARD [prefillFits]',
         'prefill.placeholder.forwarded → prefill.placeholder.inflight on SEND_KV',
         'decode.received → decode.placeholder on DECODE_INTAKE [decodeSchedulerRejects]',
-        'decode.placeholder.awaitingKv → decode.placeholder.running on DECODE_COMMIT [in transfer.success]',
+        'decode.placeholder.awaitingKv → decode.done.aborted on DECODE_COMMIT [in transfer.success]',
       ]),
     );
     expect(
@@ -73,9 +73,9 @@ describe('toDotDiff', () => {
     const retire = lineWith('"s:prefill.received" -> "s:prefill.done.retired"');
     expect(retire).toContain(`color="${diffColours.onlyInB}"`);
     expect(dot).toContain('subgraph "cluster:legend"');
-    // 22: the placeholder path's edges, including both sides' TIMEOUT out of a placeholder
+    // 20: the placeholder path's edges, including both sides' TIMEOUT out of a placeholder
     // bootstrap, which fixed never reaches (it retires rejected prompts at admission).
-    expect(dot).toContain('label="only in incident-2026 (22)"');
+    expect(dot).toContain('label="only in incident-2026 (20)"');
     expect(dot).toContain('label="only in fixed (3)"');
     expect(dot).toContain('label="request: fixed, compared with incident-2026"');
   });

@@ -25,7 +25,9 @@ describe.each([
 
 describe('rejectedNeverHandedOff', () => {
   it('holds for a rejected request whose room never carried KV', () => {
-    const s = buildState({ requests: { b1: { rejectedOnPrefill: true, aborted: true } } });
+    const s = buildState({
+      requests: { b1: { rejectedOnPrefill: true, decodeAbort: 'transferFailed' } },
+    });
     expect(rejectedNeverHandedOff(s)).toBe(true);
   });
 

@@ -92,7 +92,7 @@ describe('errorReachesClient', () => {
 
   it('holds for an aborted request answered 200 without tokens', () => {
     const s = buildState({
-      requests: { b1: { aborted: true, clientReply: { status: 200, tokens: 0 } } },
+      requests: { b1: { decodeAbort: 'transferFailed', clientReply: { status: 200, tokens: 0 } } },
     });
     expect(errorReachesClient(s)).toBe(true);
   });
@@ -110,10 +110,10 @@ describe('errorReachesClient', () => {
 
   it('is violated when an aborted request gets a success with tokens', () => {
     const s = buildState({
-      requests: { a1: { aborted: true, clientReply: { status: 200, tokens: 1 } } },
+      requests: { a1: { decodeAbort: 'transferFailed', clientReply: { status: 200, tokens: 1 } } },
     });
     expect(errorReachesClient.explain(s)).toBe(
-      'a1 (tenant A) was aborted but the client got 200 with 1 token(s)',
+      'a1 (tenant A) was aborted on decode (the transfer failed) but the client got 200 with 1 token(s)',
     );
   });
 });

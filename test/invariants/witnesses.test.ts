@@ -30,7 +30,9 @@ describe('someRequestRejected', () => {
   });
 
   it('is not reached by an abort after intake', () => {
-    expect(w.someRequestRejected(buildState({ requests: { a1: { aborted: true } } }))).toBe(false);
+    expect(
+      w.someRequestRejected(buildState({ requests: { a1: { decodeAbort: 'transferFailed' } } })),
+    ).toBe(false);
   });
 });
 
@@ -212,7 +214,9 @@ describe('lateWriteLanded', () => {
   it('is reached when a failed room’s last chunk has landed', () => {
     const s = buildState(
       {
-        requests: { a1: { ...sent, kvArrived: 1, pollFailed: true, aborted: true } },
+        requests: {
+          a1: { ...sent, kvArrived: 1, pollFailed: true, decodeAbort: 'transferFailed' },
+        },
         regions: { a1: { transfer: 'failed' } },
       },
       { ...lateAbort, lateWrites: true },
@@ -224,7 +228,9 @@ describe('lateWriteLanded', () => {
     const scenario = { ...lateAbort, lateWrites: true };
     const draining = buildState(
       {
-        requests: { a1: { ...sent, pollFailed: true, aborted: true, draining: true } },
+        requests: {
+          a1: { ...sent, pollFailed: true, decodeAbort: 'transferFailed', draining: true },
+        },
         regions: { a1: { transfer: 'draining' } },
       },
       scenario,
@@ -232,7 +238,7 @@ describe('lateWriteLanded', () => {
     expect(w.lateWriteLanded(draining)).toBe(false);
     const dropped = buildState(
       {
-        requests: { a1: { ...sent, pollFailed: true, aborted: true } },
+        requests: { a1: { ...sent, pollFailed: true, decodeAbort: 'transferFailed' } },
         regions: { a1: { transfer: 'failed' } },
       },
       scenario,
@@ -243,7 +249,9 @@ describe('lateWriteLanded', () => {
   it('is not reached without late writes, where a failed room never drains', () => {
     const s = buildState(
       {
-        requests: { a1: { ...sent, kvArrived: 1, pollFailed: true, aborted: true } },
+        requests: {
+          a1: { ...sent, kvArrived: 1, pollFailed: true, decodeAbort: 'transferFailed' },
+        },
         regions: { a1: { transfer: 'failed' } },
       },
       lateAbort,
@@ -258,9 +266,9 @@ describe('transferFailed', () => {
   });
 
   it('is not reached by a room that failed on an abort or a rejection', () => {
-    const aborted = { pollFailed: true, aborted: true };
+    const aborted = { pollFailed: true, decodeAbort: 'transferFailed' } as const;
     expect(w.transferFailed(buildState({ requests: { a1: aborted } }))).toBe(false);
-    const client = { pollFailed: true, clientAborted: true, aborted: true };
+    const client = { pollFailed: true, clientAborted: true };
     expect(w.transferFailed(buildState({ requests: { a1: client } }))).toBe(false);
     const rejected = { pollFailed: true, rejectedOnPrefill: true };
     expect(w.transferFailed(buildState({ requests: { b1: rejected } }))).toBe(false);
@@ -270,7 +278,9 @@ describe('transferFailed', () => {
 describe('clientAborted', () => {
   it('is reached when a client aborts, and not by an abort of the engine’s own', () => {
     expect(w.clientAborted(buildState({ requests: { a1: { clientAborted: true } } }))).toBe(true);
-    expect(w.clientAborted(buildState({ requests: { a1: { aborted: true } } }))).toBe(false);
+    expect(
+      w.clientAborted(buildState({ requests: { a1: { decodeAbort: 'transferFailed' } } })),
+    ).toBe(false);
   });
 });
 

@@ -36,7 +36,7 @@ describe('prefill bootstrap timeout', () => {
     expect(d.at('b1', 'prefill')).toEqual({ done: 'failed' });
     expect(d.at('b1', 'transfer')).toBe('failed');
     expect(d.req('b1')).toMatchObject({
-      aborted: true,
+      prefillAbort: 'bootstrapTimeout',
       prefillPages: [],
       prefillReply: { status: 500, tokens: 0 },
       replyCount: { prefill: 1, decode: 1, client: 0 },

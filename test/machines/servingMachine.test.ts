@@ -184,7 +184,8 @@ describe('fixed on incident', () => {
       b1: { router: 'replied', decode: { done: 'failed' } },
     });
     expect(req(timedOut, 'b1')).toMatchObject({
-      aborted: true,
+      decodeAbort: 'waitTimeout',
+      prefillAbort: null,
       decodePages: [],
       decodeReply: { status: 500, tokens: 0 },
       clientReply: { status: 500, tokens: 0 },
@@ -238,7 +239,7 @@ describe('coverage-only on incident', () => {
     expect(refused.value).toMatchObject({ b1: { decode: { done: 'failed' } } });
     expect(req(refused, 'b1')).toMatchObject({
       committed: false,
-      aborted: true,
+      decodeAbort: 'commitRefused',
       decodePages: [],
       decodeReply: { status: 500, tokens: 0 },
     });

@@ -66,9 +66,11 @@ describe('intake updates', () => {
     });
   });
 
-  it('markAborted sets the aborted ghost', () => {
-    const ctx = apply(initialContext(incident), (c) => markAborted(c, 'a1'));
-    expect(req(ctx, 'a1').aborted).toBe(true);
+  it('markAborted records the side and the cause, and nothing for the other side', () => {
+    const ctx = apply(initialContext(incident), (c) =>
+      markAborted(c, 'a1', 'decode', 'waitTimeout'),
+    );
+    expect(req(ctx, 'a1')).toMatchObject({ decodeAbort: 'waitTimeout', prefillAbort: null });
   });
 
   it('throws on a request the scenario does not have', () => {

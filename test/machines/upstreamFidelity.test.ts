@@ -1,0 +1,34 @@
+/**
+ * Departures from the engine the model follows, each pinned where the upstream code decides it
+ * (the file and function are cited at the state or update that follows it).
+ */
+import { describe, expect, it } from 'vitest';
+import { variantNamed } from '../../machines/variants.ts';
+import { band } from '../../scenarios/index.ts';
+import { drive, toInflight } from './drive.ts';
+
+describe('a decode placeholder (process_batch_result_prebuilt)', () => {
+  // band: b1's 5-token prompt is rejected by the scheduler on both sides, so under
+  // incident-2026 it is a placeholder on prefill and on decode.
+  const committed = () =>
+    drive(band, variantNamed('incident-2026')).run(
+      ...toInflight('b1'),
+      'KV_WRITE_DONE b1',
+      'PREFILL_RELEASE b1',
+      'DECODE_COMMIT b1',
+    );
+
+  it('ends at commit with its 400 and its pages freed, before any decode step', () => {
+    const d = committed();
+    expect(d.at('b1', 'decode')).toEqual({ done: 'aborted' });
+    const b1 = d.req('b1');
+    expect(b1.rejectedOnDecode).toBe(true);
+    expect(b1.decodeReply).toEqual({ status: 400, tokens: 0 });
+    expect(b1.decodePages).toEqual([]);
+    expect(b1.reads.filter((r) => r.node === 'decode')).toEqual([]);
+  });
+
+  it('offers no decode step for it', () => {
+    expect(committed().enabled('DECODE_STEP b1')).toBe(false);
+  });
+});
