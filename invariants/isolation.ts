@@ -8,10 +8,10 @@ import { property, type Trigger } from './property.ts';
 import {
   isDecoding,
   readAnyOn,
-  regionAt,
   rejectedBy,
   requestsOf,
   type ServingState,
+  senderCreated,
   someRequest,
   tenantOfCode,
   wasRejected,
@@ -93,9 +93,7 @@ export const rejectedHoldsNothing = property(
 function holdsOnRejectingSide(s: ServingState, r: RequestView): boolean {
   return (
     (r.rejectedOnPrefill &&
-      (!regionAt(s, r.id, 'transfer', 'unopened') ||
-        r.prefilled > 0 ||
-        r.pageCount('prefill') > 0)) ||
+      (senderCreated(s, r.id) || r.prefilled > 0 || r.pageCount('prefill') > 0)) ||
     (r.rejectedOnDecode &&
       (r.pageCount('decode') > 0 || r.auxSlot !== -1 || readAnyOn(r, 'decode')))
   );
@@ -105,7 +103,7 @@ function holdsOnRejectingSide(s: ServingState, r: RequestView): boolean {
 function heldOnRejectingSide(s: ServingState, r: RequestView): string {
   const held: string[] = [];
   if (r.rejectedOnPrefill) {
-    if (!regionAt(s, r.id, 'transfer', 'unopened')) held.push('a bootstrap room');
+    if (senderCreated(s, r.id)) held.push('a bootstrap room');
     if (r.prefilled > 0) held.push('a prefill forward');
     if (r.pageCount('prefill') > 0) held.push(`prefill pages ${r.pages('prefill').join(', ')}`);
   }

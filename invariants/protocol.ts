@@ -16,6 +16,7 @@ import {
 
 const pollOfState: Readonly<Record<string, number>> = {
   unopened: -1,
+  awaitingSender: kvPoll.waitingForInput,
   bootstrapping: kvPoll.bootstrapping,
   waitingForInput: kvPoll.waitingForInput,
   transferring: kvPoll.transferring,

@@ -112,6 +112,16 @@ export function regionAt(
   return pathMatches(s.value[rid]?.[region], path, true);
 }
 
+/**
+ * Whether prefill created a KV sender for `rid`'s bootstrap room: the room left `unopened`, and
+ * is not merely holding decode's destination for a sender that has not come (`awaitingSender`).
+ */
+export function senderCreated(s: ServingState, rid: RequestId): boolean {
+  return (
+    !regionAt(s, rid, 'transfer', 'unopened') && !regionAt(s, rid, 'transfer', 'awaitingSender')
+  );
+}
+
 /** Request ids in scenario order. */
 export function requestIds(s: ServingState): readonly RequestId[] {
   return s.context.layout.requests;

@@ -22,7 +22,7 @@
  *
  * Left out: the decode radix cache, retraction.
  */
-import { and, not } from 'xstate';
+import { and, not, or } from 'xstate';
 import type { AbortCause } from './context.ts';
 import { forRequest, inState, notify, stateId } from './regionIds.ts';
 import type { RequestId } from './scenario.ts';
@@ -51,6 +51,8 @@ function lifecycle(rid: RequestId, kind: Kind): RegionConfig {
       inState(rid, 'prefill', 'done'),
       not(inState(rid, 'transfer', 'success')),
       not(inState(rid, 'transfer', 'failed')),
+      // Draining is KVPoll Failed: decode's poll sees the failure, not a silence.
+      not(inState(rid, 'transfer', 'draining')),
       // B3 (#24159): without the waiting timeout the wait never ends.
       not('decodeWaitsForeverForKv'),
     ]),
@@ -128,9 +130,11 @@ function lifecycle(rid: RequestId, kind: Kind): RegionConfig {
       preallocPending: {
         on: {
           DECODE_PREALLOC: {
+            // The receiver needs the prefill server's bootstrap info, not the request's sender:
+            // decode preallocates whether or not prefill has opened the room yet.
             guard: and([
               { type: 'decodePreallocFits', params: p },
-              inState(rid, 'transfer', 'bootstrapping'),
+              or([inState(rid, 'transfer', 'unopened'), inState(rid, 'transfer', 'bootstrapping')]),
             ]),
             target: 'awaitingKv',
             actions: [{ type: 'preallocateDecode', params: p }, notify(rid, 'METADATA_SENT')],
@@ -165,8 +169,9 @@ function lifecycle(rid: RequestId, kind: Kind): RegionConfig {
             },
             commit,
           ],
-          // No TIMEOUT here: decode reaches awaitingKv only after the room left Bootstrapping,
-          // and prefill then finishes only through Success or Failed, which decode polls.
+          // The waiting timeout also ends a preallocated request whose KV can no longer come:
+          // prefill retired it at admission and never opened the room (#38935).
+          TIMEOUT: { ...timeout, actions: fail(true, 'waitTimeout') },
           DECODE_TRANSFER_FAILED: transferFailed(true),
           REQUEST_ABORTED: clientAbort(true),
         },

@@ -3,6 +3,14 @@
  * (`disaggregation/base/conn.py`): Bootstrapping (sender created) → WaitingForInput (decode's
  * destination pages arrived) → Transferring (last chunk enqueued) → Success (KV and aux written
  * into decode's pages). Failed is reachable from every state before Success and is sticky.
+ *
+ * Decode does not wait for prefill's sender. Its receiver is WaitingForInput once it has the
+ * prefill server's bootstrap info, which is per server, not per request (`MooncakeKVReceiver`
+ * and the `CommonKVReceiver` subclasses call `update_status(room, WaitingForInput)` in their
+ * constructors), so decode may preallocate and send its destination before prefill has opened
+ * the room, or for a room prefill never opens (retired at admission, #38935). The metadata then
+ * waits on prefill's bootstrap thread (`transfer_infos[room]`): the room is `awaitingSender`, and
+ * a sender created later starts at WaitingForInput (`update_status` keeps the larger status).
  * Each state records its KVPoll value on entry, so `kvPollMonotone` checks the machine rather
  * than trusting its shape.
  *
@@ -41,7 +49,17 @@ export function transferRegion(rid: RequestId): RegionConfig {
   return {
     initial: 'unopened',
     states: {
-      unopened: { on: { SENDER_CREATED: { guard: forRequest(rid), target: 'bootstrapping' } } },
+      unopened: {
+        on: {
+          SENDER_CREATED: { guard: forRequest(rid), target: 'bootstrapping' },
+          METADATA_SENT: { guard: forRequest(rid), target: 'awaitingSender' },
+        },
+      },
+      // Decode's destination arrived before prefill created a sender (or will never create one).
+      awaitingSender: {
+        entry: poll(kvPoll.waitingForInput),
+        on: { SENDER_CREATED: { guard: forRequest(rid), target: 'waitingForInput' } },
+      },
       bootstrapping: {
         entry: poll(kvPoll.bootstrapping),
         on: {

@@ -73,6 +73,14 @@ const leak = [
  * placeholder's `running` state: band × incident-2026 and band × coverage-only, where B's prompt
  * becomes a placeholder on both sides, went from 1,328 states, 2,596 transitions and depth 25 to
  * 1,060, 2,023 and 24. Their verdicts did not change; no other row moved.
+ *
+ * Decode preallocates without waiting for prefill's sender (its receiver needs only the prefill
+ * server's bootstrap info), and its waiting timeout also ends a preallocated request whose KV can
+ * no longer come. DECODE_PREALLOC is then enabled before SENDER_CREATED, and a request prefill
+ * retired at admission can hold decode pages until that timeout. Every row grew and no verdict
+ * moved: 2,115 → 2,195 states (pool-2x, happy and incident × incident-2026), incident × fixed
+ * 126 → 319 (b1 now preallocates on decode and times out), incident × retire-only 747 → 805,
+ * coverage-only 1,098 → 1,165, band 1,060 → 1,127, 108 → 114 and 717 → 775.
  */
 export const builtinRows: readonly ManifestRow[] = [
   {
@@ -80,8 +88,8 @@ export const builtinRows: readonly ManifestRow[] = [
     variant: 'incident-2026',
     status: 'violation',
     violated: leak,
-    states: 2115,
-    transitions: 4038,
+    states: 2195,
+    transitions: 4244,
     depth: 26,
   },
   {
@@ -89,26 +97,26 @@ export const builtinRows: readonly ManifestRow[] = [
     variant: 'fixed',
     status: 'ok',
     violated: [],
-    states: 126,
-    transitions: 273,
-    depth: 18,
+    states: 319,
+    transitions: 668,
+    depth: 19,
   },
   {
     scenario: 'incident',
     variant: 'fixed-coverage',
     status: 'ok',
     violated: [],
-    states: 126,
-    transitions: 273,
-    depth: 18,
+    states: 319,
+    transitions: 668,
+    depth: 19,
   },
   {
     scenario: 'incident',
     variant: 'retire-only',
     status: 'violation',
     violated: ['rejectedHoldsNothing'],
-    states: 747,
-    transitions: 1323,
+    states: 805,
+    transitions: 1473,
     depth: 22,
   },
   {
@@ -116,8 +124,8 @@ export const builtinRows: readonly ManifestRow[] = [
     variant: 'coverage-only',
     status: 'violation',
     violated: ['rejectedNeverHandedOff', 'rejectedHoldsNothing'],
-    states: 1098,
-    transitions: 2069,
+    states: 1165,
+    transitions: 2241,
     depth: 24,
   },
   {
@@ -125,8 +133,8 @@ export const builtinRows: readonly ManifestRow[] = [
     variant: 'incident-2026',
     status: 'ok',
     violated: [],
-    states: 2115,
-    transitions: 4038,
+    states: 2195,
+    transitions: 4244,
     depth: 26,
   },
   {
@@ -134,8 +142,8 @@ export const builtinRows: readonly ManifestRow[] = [
     variant: 'fixed',
     status: 'ok',
     violated: [],
-    states: 2115,
-    transitions: 4038,
+    states: 2195,
+    transitions: 4244,
     depth: 26,
   },
   {
@@ -143,8 +151,8 @@ export const builtinRows: readonly ManifestRow[] = [
     variant: 'fixed-coverage',
     status: 'ok',
     violated: [],
-    states: 2115,
-    transitions: 4038,
+    states: 2195,
+    transitions: 4244,
     depth: 26,
   },
   {
@@ -152,8 +160,8 @@ export const builtinRows: readonly ManifestRow[] = [
     variant: 'retire-only',
     status: 'ok',
     violated: [],
-    states: 2115,
-    transitions: 4038,
+    states: 2195,
+    transitions: 4244,
     depth: 26,
   },
   {
@@ -161,8 +169,8 @@ export const builtinRows: readonly ManifestRow[] = [
     variant: 'coverage-only',
     status: 'ok',
     violated: [],
-    states: 2115,
-    transitions: 4038,
+    states: 2195,
+    transitions: 4244,
     depth: 26,
   },
   {
@@ -170,8 +178,8 @@ export const builtinRows: readonly ManifestRow[] = [
     variant: 'incident-2026',
     status: 'violation',
     violated: ['rejectedNeverHandedOff', 'rejectedHoldsNothing'],
-    states: 1060,
-    transitions: 2023,
+    states: 1127,
+    transitions: 2195,
     depth: 24,
   },
   {
@@ -179,8 +187,8 @@ export const builtinRows: readonly ManifestRow[] = [
     variant: 'fixed',
     status: 'ok',
     violated: [],
-    states: 108,
-    transitions: 234,
+    states: 114,
+    transitions: 252,
     depth: 17,
   },
   {
@@ -188,8 +196,8 @@ export const builtinRows: readonly ManifestRow[] = [
     variant: 'fixed-coverage',
     status: 'ok',
     violated: [],
-    states: 108,
-    transitions: 234,
+    states: 114,
+    transitions: 252,
     depth: 17,
   },
   {
@@ -197,8 +205,8 @@ export const builtinRows: readonly ManifestRow[] = [
     variant: 'retire-only',
     status: 'violation',
     violated: ['rejectedHoldsNothing'],
-    states: 717,
-    transitions: 1290,
+    states: 775,
+    transitions: 1440,
     depth: 22,
   },
   {
@@ -206,8 +214,8 @@ export const builtinRows: readonly ManifestRow[] = [
     variant: 'coverage-only',
     status: 'violation',
     violated: ['rejectedNeverHandedOff', 'rejectedHoldsNothing'],
-    states: 1060,
-    transitions: 2023,
+    states: 1127,
+    transitions: 2195,
     depth: 24,
   },
   {
@@ -215,8 +223,8 @@ export const builtinRows: readonly ManifestRow[] = [
     variant: 'incident-2026',
     status: 'ok',
     violated: [],
-    states: 2115,
-    transitions: 4038,
+    states: 2195,
+    transitions: 4244,
     depth: 26,
   },
   {
@@ -224,8 +232,8 @@ export const builtinRows: readonly ManifestRow[] = [
     variant: 'fixed',
     status: 'ok',
     violated: [],
-    states: 2115,
-    transitions: 4038,
+    states: 2195,
+    transitions: 4244,
     depth: 26,
   },
   {
@@ -233,8 +241,8 @@ export const builtinRows: readonly ManifestRow[] = [
     variant: 'fixed-coverage',
     status: 'ok',
     violated: [],
-    states: 2115,
-    transitions: 4038,
+    states: 2195,
+    transitions: 4244,
     depth: 26,
   },
   {
@@ -242,8 +250,8 @@ export const builtinRows: readonly ManifestRow[] = [
     variant: 'retire-only',
     status: 'ok',
     violated: [],
-    states: 2115,
-    transitions: 4038,
+    states: 2195,
+    transitions: 4244,
     depth: 26,
   },
   {
@@ -251,8 +259,8 @@ export const builtinRows: readonly ManifestRow[] = [
     variant: 'coverage-only',
     status: 'ok',
     violated: [],
-    states: 2115,
-    transitions: 4038,
+    states: 2195,
+    transitions: 4244,
     depth: 26,
   },
 ];
@@ -261,6 +269,10 @@ export const builtinRows: readonly ManifestRow[] = [
  * The bug catalogue's runs (`src/catalogue`): each fault's variant on its scenario, a violation
  * caught by one of `caughtByOneOf`, and `fixed` on the same scenario, which passes. B1's scenario
  * is the built-in `incident`, whose `fixed` row is among `builtinRows`.
+ *
+ * Since decode preallocates without waiting for prefill's sender, every row grew by a few states
+ * (B4's by 434, the most), and B3 also violates `noLeakAtQuiescence`: without a waiting timeout,
+ * decode holds the pages it preallocated for a request prefill retired, forever.
  */
 export const catalogueRows: readonly ManifestRow[] = [
   {
@@ -269,8 +281,8 @@ export const catalogueRows: readonly ManifestRow[] = [
     status: 'violation',
     violated: leak,
     caughtByOneOf: ['rejectedNeverHandedOff', 'coverageBeforeCommit', 'noCrossTenantRead'],
-    states: 2115,
-    transitions: 4038,
+    states: 2195,
+    transitions: 4244,
     depth: 26,
   },
   {
@@ -279,8 +291,8 @@ export const catalogueRows: readonly ManifestRow[] = [
     status: 'violation',
     violated: ['errorReachesClient'],
     caughtByOneOf: ['errorReachesClient'],
-    states: 28,
-    transitions: 35,
+    states: 29,
+    transitions: 37,
     depth: 14,
   },
   {
@@ -288,28 +300,28 @@ export const catalogueRows: readonly ManifestRow[] = [
     variant: 'fixed',
     status: 'ok',
     violated: [],
-    states: 23,
-    transitions: 27,
+    states: 24,
+    transitions: 29,
     depth: 13,
   },
   {
     scenario: 'prefill-reject',
     variant: 'b3-router-join-hang',
     status: 'violation',
-    violated: ['noDeadlock', 'everyRequestAnswered'],
+    violated: ['noDeadlock', 'everyRequestAnswered', 'noLeakAtQuiescence'],
     caughtByOneOf: ['everyRequestAnswered', 'noDeadlock'],
-    states: 5,
-    transitions: 5,
-    depth: 3,
+    states: 7,
+    transitions: 8,
+    depth: 4,
   },
   {
     scenario: 'prefill-reject',
     variant: 'fixed',
     status: 'ok',
     violated: [],
-    states: 7,
-    transitions: 7,
-    depth: 5,
+    states: 11,
+    transitions: 12,
+    depth: 6,
   },
   {
     scenario: 'late-write',
@@ -317,8 +329,8 @@ export const catalogueRows: readonly ManifestRow[] = [
     status: 'violation',
     violated: ['noCrossTenantRead', 'coverageBeforeCommit', 'noWriteAfterFree'],
     caughtByOneOf: ['noWriteAfterFree', 'noCrossTenantRead'],
-    states: 8083,
-    transitions: 16762,
+    states: 8517,
+    transitions: 17673,
     depth: 25,
   },
   {
@@ -326,8 +338,8 @@ export const catalogueRows: readonly ManifestRow[] = [
     variant: 'fixed',
     status: 'ok',
     violated: [],
-    states: 7562,
-    transitions: 15883,
+    states: 7990,
+    transitions: 16784,
     depth: 25,
   },
   {
@@ -336,8 +348,8 @@ export const catalogueRows: readonly ManifestRow[] = [
     status: 'violation',
     violated: ['auxSlotIntegrity'],
     caughtByOneOf: ['auxSlotIntegrity'],
-    states: 2045,
-    transitions: 3947,
+    states: 2182,
+    transitions: 4235,
     depth: 25,
   },
   {
@@ -345,8 +357,8 @@ export const catalogueRows: readonly ManifestRow[] = [
     variant: 'fixed',
     status: 'ok',
     violated: [],
-    states: 2010,
-    transitions: 3874,
+    states: 2147,
+    transitions: 4162,
     depth: 25,
   },
   {
@@ -360,8 +372,8 @@ export const catalogueRows: readonly ManifestRow[] = [
       'noLeakAtQuiescence',
     ],
     caughtByOneOf: ['freedExactlyOnce'],
-    states: 23,
-    transitions: 27,
+    states: 24,
+    transitions: 29,
     depth: 13,
   },
   {
@@ -372,8 +384,8 @@ export const catalogueRows: readonly ManifestRow[] = [
     // engine-notes also names SingleTerminalResponse; the model never streams a second reply, so
     // only the leak can show.
     caughtByOneOf: ['noLeakAtQuiescence'],
-    states: 36,
-    transitions: 47,
+    states: 38,
+    transitions: 50,
     depth: 13,
   },
   {
@@ -381,8 +393,8 @@ export const catalogueRows: readonly ManifestRow[] = [
     variant: 'fixed',
     status: 'ok',
     violated: [],
-    states: 37,
-    transitions: 48,
+    states: 39,
+    transitions: 51,
     depth: 13,
   },
   {
@@ -391,8 +403,8 @@ export const catalogueRows: readonly ManifestRow[] = [
     status: 'violation',
     violated: ['noCrossTenantRead', 'prefixSharingRespectsSalt'],
     caughtByOneOf: ['prefixSharingRespectsSalt', 'noCrossTenantRead'],
-    states: 1328,
-    transitions: 2596,
+    states: 1399,
+    transitions: 2780,
     depth: 25,
   },
   {
@@ -400,8 +412,8 @@ export const catalogueRows: readonly ManifestRow[] = [
     variant: 'fixed',
     status: 'ok',
     violated: [],
-    states: 1328,
-    transitions: 2596,
+    states: 1399,
+    transitions: 2780,
     depth: 25,
   },
 ];

@@ -83,10 +83,10 @@ describe('kvcheck catalogue', () => {
     const lines = r.out.split('\n');
     expect(lines[2]).toMatch(/^entry +variant +scenario +verdict +property +steps +states/);
     expect(r.out).toMatch(
-      /^B1 +b1-placeholder-handoff +incident +caught +rejectedNeverHandedOff +7 +2,115 +SEND_KV +ok \(126 states\)$/m,
+      /^B1 +b1-placeholder-handoff +incident +caught +rejectedNeverHandedOff +7 +2,195 +SEND_KV +ok \(319 states\)$/m,
     );
     expect(r.out).toMatch(
-      /^B6 +b6-double-release +prefill-error +caught +freedExactlyOnce +8 +23 +PREFILL_ERROR +ok \(23 states\)$/m,
+      /^B6 +b6-double-release +prefill-error +caught +freedExactlyOnce +8 +24 +PREFILL_ERROR +ok \(24 states\)$/m,
     );
     expect(r.out).toContain(
       `All ${catalogue.length} faults caught by an expected property; fixed passes every scenario.`,
@@ -175,15 +175,15 @@ describe('the catalogue verdict', () => {
   it('is incomplete when fixed passes without reaching a required witness: a vacuous pass', () => {
     const [entry] = catalogue;
     if (!entry) throw new Error('no entry');
-    // Under fixed, the incident's freed pages are never handed to another tenant.
+    // The incident scenario has no transfer faults, so no room ever fails on one.
     const scenario = {
       ...entry.scenario,
-      witnesses: [...entry.scenario.witnesses, 'pageReusedAcrossTenants'],
+      witnesses: [...entry.scenario.witnesses, 'transferFailed'],
     };
     const [row] = runCatalogue([{ ...entry, scenario }]).entries;
     expect(row?.fixed).toMatchObject({
       status: 'incomplete',
-      unreachedWitnesses: ['pageReusedAcrossTenants'],
+      unreachedWitnesses: ['transferFailed'],
     });
     expect(catalogueVerdict(row ? [row] : [])).toBe('incomplete');
   });

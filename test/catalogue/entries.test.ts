@@ -44,8 +44,9 @@ const pinned: Readonly<Record<string, Pinned>> = {
     fault: 'decodeWaitsForeverForKv',
     scenario: 'prefill-reject',
     caughtBy: 'everyRequestAnswered',
-    steps: 3,
-    lastEvent: 'DECODE_INTAKE',
+    // Decode preallocates for the request prefill retired, then waits with no timeout.
+    steps: 4,
+    lastEvent: 'DECODE_PREALLOC',
     message: /^b1 \(tenant B\) never got a reply \(router in awaiting\)$/,
   },
   B6: {

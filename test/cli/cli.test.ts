@@ -174,7 +174,7 @@ describe('check: human report', () => {
     expect(r.out).toMatch(
       /^scenario\s+variant\s+verdict\s+states\s+transitions\s+depth\s+time\s+violated$/m,
     );
-    expect(r.out).toMatch(/^incident\s+fixed\s+ok\s+126\s+273\s+18\s+\d+(\.\d)? m?s\s+-$/m);
+    expect(r.out).toMatch(/^incident\s+fixed\s+ok\s+319\s+668\s+19\s+\d+(\.\d)? m?s\s+-$/m);
     expect(r.out).toContain('[ok] incident × fixed: no violation');
     expect(r.out).not.toContain('[violation]');
   });
@@ -407,7 +407,7 @@ describe('bounds', () => {
   it('says how the fast engine stored states: fingerprints with the collision estimate, or full keys', async () => {
     const fingerprints = await run('check', '--scenario', 'happy', '--variant', 'fixed');
     expect(fingerprints.out).toContain(
-      '  states stored as 64-bit fingerprints, 46.5 bytes/state; probability of a collision 1.2e-13 (--exact stores full keys)\n',
+      '  states stored as 64-bit fingerprints, 44.8 bytes/state; probability of a collision 1.3e-13 (--exact stores full keys)\n',
     );
     const exact = await run('check', '--scenario', 'happy', '--variant', 'fixed', '--exact');
     expect(exact.out).toMatch(
@@ -772,7 +772,7 @@ describe('paths', () => {
     expect(r.err).toBe('');
     expect(r.out).toMatch(/^\[violation\] incident-2026: \d+ path\(s\) from a rejected state/m);
     expect(r.out).toContain(
-      'prefill.placeholder → decode.admitted.running, shortest path (7 steps):',
+      'prefill.placeholder → decode.admitted.running, shortest path (6 steps):',
     );
   });
 

@@ -36,7 +36,7 @@ describe('--max-memory', () => {
   it('does not stop a run that stays within a generous bound', async () => {
     const r = await run(...incidentFixed, '--max-memory', '100000', '--json');
     expect(r.code).toBe(0);
-    expect(JSON.parse(r.out).results[0].stats.states).toBe(126);
+    expect(JSON.parse(r.out).results[0].stats.states).toBe(319);
   });
 
   it.each([
@@ -65,9 +65,9 @@ describe('--symmetry on', () => {
     const json = await run(...incidentFixed, '--symmetry', 'on', '--json');
     const stats = JSON.parse(json.out).results[0].stats;
     // The built-in scenario's requests differ, so every orbit is a single state.
-    expect(stats).toMatchObject({ states: 126, unreducedStates: 126 });
+    expect(stats).toMatchObject({ states: 319, unreducedStates: 319 });
     const text = await run(...incidentFixed, '--symmetry', 'on');
-    expect(text.out).toContain('126 states under symmetry, 126 without');
+    expect(text.out).toContain('319 states under symmetry, 319 without');
   });
 
   it('leaves the unreduced count out when symmetry is off', async () => {

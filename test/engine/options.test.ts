@@ -45,7 +45,7 @@ describe('explore options', () => {
   it('reports the exhaustive run of incident × incident-2026', () => {
     expect(full.status).toBe('violation');
     expect(full.bound).toBeUndefined();
-    expect(full.stats.states).toBe(2115);
+    expect(full.stats.states).toBe(2195);
     expect(full.stats.bytesPerState).toBeLessThanOrEqual(64);
     expect(full.collisionProbability).toBeLessThan(1e-12);
     expect([...lengths(full).keys()]).toEqual([
@@ -59,7 +59,7 @@ describe('explore options', () => {
 
   it('finds the same states and traces with exact keys', () => {
     const exact = run({ exact: true });
-    expect(exact.stats).toMatchObject({ states: 2115, transitions: full.stats.transitions });
+    expect(exact.stats).toMatchObject({ states: 2195, transitions: full.stats.transitions });
     expect(lengths(exact)).toEqual(lengths(full));
     expect(exact.collisionProbability).toBeUndefined();
   });
@@ -162,11 +162,11 @@ describe('explore options', () => {
   it('finds the same states, transitions and shortest traces depth first', () => {
     const deep = run({ order: 'depth' });
     expect(deep.status).toBe('violation');
-    expect(deep.stats).toMatchObject({ states: 2115, transitions: full.stats.transitions });
+    expect(deep.stats).toMatchObject({ states: 2195, transitions: full.stats.transitions });
     expect(lengths(deep)).toEqual(lengths(full));
     expect(deep.violations.every((v) => v.shortest === undefined)).toBe(true);
     const exact = run({ order: 'depth', exact: true });
-    expect(exact.stats.states).toBe(2115);
+    expect(exact.stats.states).toBe(2195);
   });
 
   it('marks a depth-first trace that the bounded shortening pass did not reach', () => {

@@ -73,9 +73,9 @@ describe('toDotDiff', () => {
     const retire = lineWith('"s:prefill.received" -> "s:prefill.done.retired"');
     expect(retire).toContain(`color="${diffColours.onlyInB}"`);
     expect(dot).toContain('subgraph "cluster:legend"');
-    // 20: the placeholder path's edges, including both sides' TIMEOUT out of a placeholder
+    // 21: the placeholder path's edges, including both sides' TIMEOUT out of a placeholder
     // bootstrap, which fixed never reaches (it retires rejected prompts at admission).
-    expect(dot).toContain('label="only in incident-2026 (20)"');
+    expect(dot).toContain('label="only in incident-2026 (21)"');
     expect(dot).toContain('label="only in fixed (3)"');
     expect(dot).toContain('label="request: fixed, compared with incident-2026"');
   });

@@ -132,7 +132,7 @@ describe('runStateSpace', () => {
     ['an unknown format', { format: 'png' }, /unknown format "png"; accepted: dot, svg/],
     ['an unknown property', { invariant: ['nope'] }, /unknown invariant "nope"/],
     ['a bad --max-nodes', { maxNodes: '0' }, /--max-nodes: must be a whole number >= 1/],
-    ['a graph over --max-nodes', { maxNodes: '50' }, /2115 nodes, more than the limit of 50/],
+    ['a graph over --max-nodes', { maxNodes: '50' }, /2195 nodes, more than the limit of 50/],
   ])('refuses %s with a UsageError', async (_, change, message) => {
     const { io } = capture();
     const error = await runStateSpace({ ...base, ...change }, io).then(

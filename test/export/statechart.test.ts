@@ -88,7 +88,7 @@ describe('chartGraph', () => {
     expect(edge(prefill, 'admitted.inflight', 'done.finished').guard).toBe('in transfer.success');
     const decode = chartGraph('decode');
     expect(edge(decode, 'admitted.preallocPending', 'done.failed', 'TIMEOUT').guard).toBe(
-      'in prefill.done && !in transfer.success && !in transfer.failed && !decodeWaitsForeverForKv',
+      'in prefill.done && !in transfer.success && !in transfer.failed && !in transfer.draining && !decodeWaitsForeverForKv',
     );
   });
 

@@ -163,18 +163,32 @@ describe('fixed on incident', () => {
     });
   });
 
-  it('keeps b1’s decode side in preallocPending until prefill is done, then fails it on TIMEOUT', () => {
+  it('lets decode preallocate for b1 before prefill opens its room, and frees it on TIMEOUT once prefill retired it', () => {
+    // Decode's receiver needs the prefill server's bootstrap info, not b1's sender: it
+    // preallocates, and its destination waits for a sender that prefill, retiring b1 at
+    // admission (#38935), never creates.
     const { machine, snapshot } = start(incident, variantNamed('fixed'));
     const waiting = run(machine, snapshot, steps('b1', ['DISPATCH', 'DECODE_INTAKE']));
     expect(waiting.value).toMatchObject({ b1: { decode: { admitted: 'preallocPending' } } });
     expect(send(machine, waiting, 'TIMEOUT', 'b1')).toBe(waiting);
-    expect(send(machine, waiting, 'DECODE_PREALLOC', 'b1')).toBe(waiting);
 
-    const retired = run(machine, waiting, [['PREFILL_INTAKE', 'b1']]);
-    expect(retired.value).toMatchObject({
-      b1: { prefill: { done: 'retired' }, decode: { admitted: 'preallocPending' } },
+    const preallocated = run(machine, waiting, [['DECODE_PREALLOC', 'b1']]);
+    expect(preallocated.value).toMatchObject({
+      b1: { transfer: 'awaitingSender', decode: { admitted: 'awaitingKv' } },
     });
-    expect(send(machine, retired, 'DECODE_PREALLOC', 'b1')).toBe(retired);
+    expect(req(preallocated, 'b1').decodePages).toEqual([0, 1, 2]);
+    // Prefill has not finished with b1 yet, so its KV may still come: no timeout.
+    expect(send(machine, preallocated, 'TIMEOUT', 'b1')).toBe(preallocated);
+
+    const retired = run(machine, preallocated, [['PREFILL_INTAKE', 'b1']]);
+    expect(retired.value).toMatchObject({
+      b1: {
+        prefill: { done: 'retired' },
+        transfer: 'awaitingSender',
+        decode: { admitted: 'awaitingKv' },
+      },
+    });
+    expect(req(retired, 'b1').decodePages).toEqual([0, 1, 2]);
 
     const timedOut = run(machine, retired, [
       ['TIMEOUT', 'b1'],

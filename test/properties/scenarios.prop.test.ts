@@ -78,7 +78,7 @@ describe(`fixed over generated scenarios (seed: ${seed})`, () => {
     expect(s.requests.filter((r) => onlyDecodeRejects(s, r)).map((r) => r.id)).toEqual(['b1']);
     expectFixedHolds(s);
     const r = check(s, fixed);
-    expect(r.stats.states).toBe(126);
+    expect(r.stats.states).toBe(133);
     expect(r.witnesses.find((w) => w.name === 'someRequestRejected')?.reached).toBe(true);
   });
 });

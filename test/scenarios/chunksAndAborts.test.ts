@@ -37,7 +37,7 @@ describe('chunked prefill', () => {
     for (const v of ['incident-2026', 'fixed', 'retire-only', 'coverage-only']) {
       expect(check(chunked, variantNamed(v)).status, v).toBe('ok');
     }
-    expect(graph.states).toHaveLength(6753);
+    expect(graph.states).toHaveLength(6849);
   });
 });
 

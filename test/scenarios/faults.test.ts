@@ -15,7 +15,7 @@ describe('incident with transfer faults', () => {
     const plain = check(incident, variantNamed('fixed'));
     expect(faulty.status).toBe('ok');
     expect(faulty.stats.states).toBeGreaterThan(plain.stats.states);
-    expect(faulty.stats.states).toMatchInlineSnapshot(`308`);
+    expect(faulty.stats.states).toMatchInlineSnapshot(`703`);
   });
 
   it('holds every property under retire-only but rejectedHoldsNothing (resources, not data)', () => {

@@ -125,7 +125,7 @@ describe(`simulate (seed: ${seed})`, () => {
     const r = simulate(s, b3, { runs: 30, seed, properties: ['noDeadlock'] });
     expect(r.status).toBe('violation');
     const trace = r.properties[0]?.trace;
-    expect(trace?.message).toMatch(/stuck: decode in admitted\.preallocPending/);
+    expect(trace?.message).toMatch(/stuck: decode in admitted\.awaitingKv/);
     const stepper = new ServingStepper(s, b3);
     const prop = properties.noDeadlock;
     if (!prop || !trace) throw new Error('missing property or trace');
