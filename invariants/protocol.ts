@@ -66,7 +66,7 @@ export const kvPollMonotone = property(
   'A room’s KVPoll only moves forward (Bootstrapping, WaitingForInput, Transferring, Success), except to Failed, which is final; Success implies KV was sent.',
   {
     guards:
-      'SGLang `CommonKVManager.update_status` (max rule, Failed sticky); no resurrection after clear',
+      'SGLang `CommonKVManager.update_status` (max rule; Failed overrides any status, Success included, and is sticky); no resurrection after clear',
     trigger: {
       fires: (s) => someRequest(s, roomOpened),
       vacuity: 'no bootstrap room was opened',

@@ -217,7 +217,8 @@ function lifecycle(rid: RequestId, kind: Kind): RegionConfig {
               ],
             },
           ],
-          // `sender.abort()`: the room fails unless it already succeeded.
+          // `sender.abort()`: the room fails, even after Success (Failed overrides it in
+          // `update_status`); the release then sees Failed and answers 500.
           REQUEST_ABORTED: { guard: forRequest(rid), actions: notify(rid, 'SENDER_ABORTED') },
           ...(kind === 'admitted' ? { PREFILL_ERROR: prefillError } : {}),
         },

@@ -90,6 +90,8 @@ export function servingSetup(scenario: Scenario, variant: Variant) {
         ),
       moreChunksAfterThis: ({ context, event }, p: Rid) =>
         event.rid === p.rid && up.moreChunksAfterNext(context, p.rid, chunk(context, p.rid), cache),
+      lastChunkSent: ({ context, event }, p: Rid) =>
+        event.rid === p.rid && up.lastChunkSent(context, p.rid),
       kvWritePending: ({ context, event }, p: Rid) =>
         event.rid === p.rid && up.kvWritePending(context, p.rid),
       clientAborted: ({ context, event }, p: Rid) =>

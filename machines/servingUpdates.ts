@@ -411,7 +411,18 @@ export function startDraining(c: ServingContext, rid: RequestId): void {
   c.words[at(c, rid).b + F.draining] = 1;
 }
 
-/** Whether sent KV is still waiting to be written into decode's pages. */
+/**
+ * Whether prefill has enqueued the request's last chunk (`is_last`): the transfer worker marks
+ * the room Success when that chunk's write completes, whatever the scheduler does meanwhile.
+ */
+export function lastChunkSent(c: ServingContext, rid: RequestId): boolean {
+  const w = c.words;
+  const { b } = at(c, rid);
+  const len = w[b + F.prefillLen] as number;
+  return len > 0 && (w[b + F.kvSentUpTo] as number) >= len;
+}
+
+/** Whether KV prefill has sent for `rid` has not all landed on decode yet. */
 export function kvWritePending(c: ServingContext, rid: RequestId): boolean {
   const w = c.words;
   const { b } = at(c, rid);

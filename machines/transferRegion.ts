@@ -2,7 +2,8 @@
  * The KV transfer channel of one request's bootstrap room, as KVPoll sees it
  * (`disaggregation/base/conn.py`): Bootstrapping (sender created) → WaitingForInput (decode's
  * destination pages arrived) → Transferring (last chunk enqueued) → Success (KV and aux written
- * into decode's pages). Failed is reachable from every state before Success and is sticky.
+ * into decode's pages). Failed is sticky and reachable from every state, Success included: an
+ * abort after Success fails the room (`update_status` lets Failed override Success).
  *
  * Decode does not wait for prefill's sender. Its receiver is WaitingForInput once it has the
  * prefill server's bootstrap info, which is per server, not per request (`MooncakeKVReceiver`
@@ -25,9 +26,9 @@
  * Left out: multiple TP ranks (their MIN-reduction), room-id collisions, `clear()`, and a late
  * write after a TRANSFER_FAIL (a dead peer's writes are dropped).
  */
-import { and, or } from 'xstate';
+import { and } from 'xstate';
 import { kvPoll } from './context.ts';
-import { forRequest, inState } from './regionIds.ts';
+import { forRequest } from './regionIds.ts';
 import type { RequestId } from './scenario.ts';
 import type { RegionConfig } from './servingSetup.ts';
 
@@ -85,14 +86,9 @@ export function transferRegion(rid: RequestId): RegionConfig {
         on: {
           KV_WRITE_DONE: [
             {
-              // The last chunk went with the request's move to inflight.
-              guard: and([
-                forRequest(rid),
-                or([
-                  inState(rid, 'prefill', 'admitted.inflight'),
-                  inState(rid, 'prefill', 'placeholder.inflight'),
-                ]),
-              ]),
+              // The last chunk's write completes: the transfer worker sets Success
+              // (`transfer_worker`, `is_last`), whatever prefill's scheduler is doing meanwhile.
+              guard: { type: 'lastChunkSent', params: { rid } },
               target: 'success',
               actions: { type: 'writeTransferredKv', params: { rid } },
             },
@@ -116,7 +112,15 @@ export function transferRegion(rid: RequestId): RegionConfig {
           },
         },
       },
-      success: { type: 'final', entry: poll(kvPoll.success) },
+      // Not final: `update_status` lets Failed override any status, Success included
+      // (`CommonKVManager.update_status`: "only allowed to be incremented unless it is
+      // KVPoll.Failed"). An abort after Success (`sender.abort()` on prefill, the receiver's
+      // abort on decode) fails the room for whichever side has not consumed the Success yet. A
+      // transfer fault does not: once the KV has landed no write is left to fail.
+      success: {
+        entry: poll(kvPoll.success),
+        on: { SENDER_ABORTED: aborted, RECEIVER_ABORTED: aborted },
+      },
       failed: { type: 'final', entry: poll(kvPoll.failed) },
     },
   };

@@ -273,6 +273,11 @@ export const builtinRows: readonly ManifestRow[] = [
  * Since decode preallocates without waiting for prefill's sender, every row grew by a few states
  * (B4's by 434, the most), and B3 also violates `noLeakAtQuiescence`: without a waiting timeout,
  * decode holds the pages it preallocated for a request prefill retired, forever.
+ *
+ * Failed overrides Success (`update_status`): an abort after Success fails the room for the side
+ * that has not consumed the Success yet. Only the scenarios with client aborts moved, and no
+ * verdict: late-write 8,517 → 12,059 states under B4 and 7,990 → 11,420 under `fixed`,
+ * aux-slot-reuse 2,182 → 2,780 and 2,147 → 2,733, late-abort 38 → 43 and 39 → 44.
  */
 export const catalogueRows: readonly ManifestRow[] = [
   {
@@ -329,8 +334,8 @@ export const catalogueRows: readonly ManifestRow[] = [
     status: 'violation',
     violated: ['noCrossTenantRead', 'coverageBeforeCommit', 'noWriteAfterFree'],
     caughtByOneOf: ['noWriteAfterFree', 'noCrossTenantRead'],
-    states: 8517,
-    transitions: 17673,
+    states: 12059,
+    transitions: 21942,
     depth: 25,
   },
   {
@@ -338,8 +343,8 @@ export const catalogueRows: readonly ManifestRow[] = [
     variant: 'fixed',
     status: 'ok',
     violated: [],
-    states: 7990,
-    transitions: 16784,
+    states: 11420,
+    transitions: 20953,
     depth: 25,
   },
   {
@@ -348,8 +353,8 @@ export const catalogueRows: readonly ManifestRow[] = [
     status: 'violation',
     violated: ['auxSlotIntegrity'],
     caughtByOneOf: ['auxSlotIntegrity'],
-    states: 2182,
-    transitions: 4235,
+    states: 2780,
+    transitions: 4859,
     depth: 25,
   },
   {
@@ -357,8 +362,8 @@ export const catalogueRows: readonly ManifestRow[] = [
     variant: 'fixed',
     status: 'ok',
     violated: [],
-    states: 2147,
-    transitions: 4162,
+    states: 2733,
+    transitions: 4773,
     depth: 25,
   },
   {
@@ -384,8 +389,8 @@ export const catalogueRows: readonly ManifestRow[] = [
     // engine-notes also names SingleTerminalResponse; the model never streams a second reply, so
     // only the leak can show.
     caughtByOneOf: ['noLeakAtQuiescence'],
-    states: 38,
-    transitions: 50,
+    states: 43,
+    transitions: 52,
     depth: 13,
   },
   {
@@ -393,8 +398,8 @@ export const catalogueRows: readonly ManifestRow[] = [
     variant: 'fixed',
     status: 'ok',
     violated: [],
-    states: 39,
-    transitions: 51,
+    states: 44,
+    transitions: 53,
     depth: 13,
   },
   {

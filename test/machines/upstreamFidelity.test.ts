@@ -4,7 +4,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { variantNamed } from '../../machines/variants.ts';
-import { band } from '../../scenarios/index.ts';
+import { band, incident } from '../../scenarios/index.ts';
 import { drive, toInflight } from './drive.ts';
 
 describe('a decode placeholder (process_batch_result_prebuilt)', () => {
@@ -30,5 +30,35 @@ describe('a decode placeholder (process_batch_result_prebuilt)', () => {
 
   it('offers no decode step for it', () => {
     expect(committed().enabled('DECODE_STEP b1')).toBe(false);
+  });
+});
+
+describe('KVPoll: Failed overrides Success (update_status)', () => {
+  const aborts = { ...incident, name: 'aborts', clientAborts: true };
+
+  it('fails a room that reached Success when the client aborts before prefill released it', () => {
+    const d = drive(aborts, variantNamed('fixed')).run(...toInflight('a1'), 'KV_WRITE_DONE a1');
+    expect(d.at('a1', 'transfer')).toBe('success');
+    d.run('CLIENT_ABORT a1');
+    expect(d.at('a1', 'transfer')).toBe('failed');
+    expect(d.req('a1')).toMatchObject({ pollPeak: 4, pollFailed: true });
+    // Prefill's inflight poll now reads Failed: the request fails there instead of finishing.
+    d.run('PREFILL_RELEASE a1');
+    expect(d.at('a1', 'prefill')).toEqual({ done: 'failed' });
+    expect(d.req('a1')).toMatchObject({
+      prefillAbort: 'transferFailed',
+      prefillReply: { status: 500, tokens: 0 },
+      prefillPages: [],
+    });
+  });
+
+  it('keeps a Success that no abort followed', () => {
+    const d = drive(aborts, variantNamed('fixed')).run(
+      ...toInflight('a1'),
+      'KV_WRITE_DONE a1',
+      'PREFILL_RELEASE a1',
+    );
+    expect(d.at('a1', 'prefill')).toEqual({ done: 'finished' });
+    expect(d.at('a1', 'transfer')).toBe('success');
   });
 });
