@@ -11,6 +11,7 @@ import {
 import {
   exclusivePageOwnership,
   freedExactlyOnce,
+  noReadAfterFree,
   noWriteAfterFree,
   poolAccounting,
 } from './pool.ts';
@@ -41,6 +42,7 @@ export {
 export {
   exclusivePageOwnership,
   freedExactlyOnce,
+  noReadAfterFree,
   noWriteAfterFree,
   poolAccounting,
 } from './pool.ts';
@@ -61,6 +63,7 @@ export const properties: Readonly<Record<string, Property>> = {
   exclusivePageOwnership,
   freedExactlyOnce,
   noWriteAfterFree,
+  noReadAfterFree,
   kvPollMonotone,
   errorReachesClient,
   singleTerminalResponse,

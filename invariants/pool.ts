@@ -6,7 +6,15 @@ import { cachedPageCount } from '../machines/prefixCache.ts';
 import type { NodeRole } from '../machines/scenario.ts';
 import { poolView, type RequestView, requestViews } from '../machines/servingView.ts';
 import { property, type Trigger } from './property.ts';
-import { heldCount, holderOf, pageWritten, type ServingState, someRequest } from './vocabulary.ts';
+import {
+  heldCount,
+  holderOf,
+  pageWritten,
+  requestsOf,
+  type ServingState,
+  someRequest,
+  who,
+} from './vocabulary.ts';
 
 /** Pool properties can fail only once some page is held or cached. */
 const somePageHeld: Trigger = {
@@ -138,6 +146,39 @@ function strayWrite(s: ServingState, node: NodeRole): string | null {
   if (pool.strayCount === 0) return null;
   const by = s.context.layout.idOf(pool.strayBy(0)) ?? '?';
   return `${by} wrote ${node} page ${pool.strayPage(0)} without holding it`;
+}
+
+/** Whether some request's KV reached decode, or some request attended over KV. */
+function kvWasRead(r: RequestView): boolean {
+  return r.kvArrived > 0 || r.committed;
+}
+
+/** KV is read only from pages the reading request holds. */
+export const noReadAfterFree = property(
+  'KV is read, by the transfer or by attention, only from pages the reading request holds (its own, or cached prefix pages it has locked).',
+  {
+    guards:
+      'prefill KV released while its sender still transfers it (#30937, B6), or reused by another request before the transfer read it',
+    trigger: {
+      fires: (s) => someRequest(s, kvWasRead),
+      vacuity: 'no KV was transferred or read',
+    },
+  },
+  (s) => {
+    const rs = requestsOf(s);
+    for (let i = 0; i < rs.length; i++) {
+      const r = rs[i] as RequestView;
+      const prefill = r.readFreed('prefill');
+      if (prefill !== -1) return readFreedText(s, r, 'prefill', prefill);
+      const decode = r.readFreed('decode');
+      if (decode !== -1) return readFreedText(s, r, 'decode', decode);
+    }
+    return null;
+  },
+);
+
+function readFreedText(s: ServingState, r: RequestView, node: NodeRole, page: number): string {
+  return `${who(s, r.id)}: its KV was read from ${node} page ${page}, which it no longer held`;
 }
 
 /** Free plus held (plus cached) equals capacity, on each node. */

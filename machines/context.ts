@@ -108,6 +108,11 @@ export interface RequestState {
   readonly kvSent: boolean;
   /** Ghost: decode committed this request (it joined the running batch). */
   readonly committed: boolean;
+  /**
+   * Ghost: per node, the first page this request's KV was read from (by the transfer or by
+   * attention) while the request did not hold it, or null.
+   */
+  readonly readAfterFree: { readonly prefill: number | null; readonly decode: number | null };
   /** Ghost: attention reads, deduplicated and sorted. */
   readonly reads: readonly KvRead[];
   /** Ghost: the highest non-Failed KVPoll the room reached, -1 before it opened. */

@@ -28,6 +28,11 @@ export function compareReads(a: KvRead, b: KvRead): number {
   return wa < wb ? -1 : wa > wb ? 1 : 0;
 }
 
+/** A `page + 1` word (0: none) as the page, or null. */
+function pageOrNull(word: number): number | null {
+  return word === 0 ? null : word - 1;
+}
+
 function codeOf(layout: Layout, rid: RequestId | null): number {
   return rid === null ? 0 : layout.indexOf(rid) + 1;
 }
@@ -86,6 +91,10 @@ function decodeRequest(layout: Layout, w: Int32Array, i: number): RequestState {
     clientAborted: flag(F.clientAborted),
     kvSent: flag(F.kvSent),
     committed: flag(F.committed),
+    readAfterFree: {
+      prefill: pageOrNull(w[b + F.readFreedPrefill] as number),
+      decode: pageOrNull(w[b + F.readFreedDecode] as number),
+    },
     reads: readsOf(layout, w, b),
     pollPeak: w[b + F.pollPeak] as number,
     pollFailed: flag(F.pollFailed),
@@ -201,6 +210,8 @@ function encodeRequest(layout: Layout, w: Int32Array, i: number, r: RequestState
   w[b + F.decodeAbort] = r.decodeAbort === null ? 0 : abortCause[r.decodeAbort];
   w[b + F.clientAborted] = bit(r.clientAborted);
   w[b + F.kvSent] = bit(r.kvSent);
+  w[b + F.readFreedPrefill] = (r.readAfterFree.prefill ?? -1) + 1;
+  w[b + F.readFreedDecode] = (r.readAfterFree.decode ?? -1) + 1;
   w[b + F.committed] = bit(r.committed);
   w[b + F.pollPeak] = r.pollPeak;
   w[b + F.pollFailed] = bit(r.pollFailed);

@@ -97,7 +97,8 @@ export function slotOf(pages: readonly number[], pos: number, pageSize: number):
 /**
  * Writes KV for positions `[from, to)` of request `code` whose row is `pages`. A write into a
  * page that the request does not own is still performed (the hardware does not check) and
- * recorded as a stray write, once per page per call.
+ * recorded as a stray write, once per page per call. Each slot's last writer becomes `code`, or,
+ * for a copy, `provenance(pos)`: the last writer of the slot the position was copied from.
  */
 export function writePositions(
   w: Int32Array,
@@ -107,12 +108,13 @@ export function writePositions(
   pages: readonly number[],
   from: number,
   to: number,
+  provenance?: (pos: number) => number,
 ): void {
   const strayFrom = listLen(w, 0, pool.stray);
   for (let pos = from; pos < to; pos++) {
     const slot = slotOf(pages, pos, pageSize);
     if (slot < 0) continue;
-    w[pool.writer + slot] = code;
+    w[pool.writer + slot] = provenance ? provenance(pos) : code;
     const page = Math.floor(slot / pageSize);
     if (w[pool.owner + page] !== code && !strayInCall(w, pool, strayFrom, page)) {
       pushStray(w, pool, page, code);

@@ -36,6 +36,9 @@
  * - `firstTokenForeign` (ghost, 0/1, with `auxSlots`): the first token came from another room;
  * - `cachedLockRef` (-1: no node, with the prefix cache): the lock count of the cache node this
  *   request inserted;
+ * - `readFreedPrefill`, `readFreedDecode` (ghost, page + 1, 0: none): the first page of that
+ *   node this request's KV was read from (by the transfer, or by attention) while the request
+ *   did not hold it;
  * - lists (a length word, then `cap` words): `prefillPages` and `decodePages` (the rows, in
  *   order), `dstPages` (with `lateWrites`: the pages sent in the metadata), `prefixPages` (the
  *   locked cached pages the prefill row starts with), `cachedPages` (the pages of the node this
@@ -97,12 +100,14 @@ export const F = {
   auxIn: 29,
   firstTokenForeign: 30,
   cachedLockRef: 31,
+  readFreedPrefill: 32,
+  readFreedDecode: 33,
 } as const;
 
 /** A scalar field of a request block. */
 export type Field = (typeof F)[keyof typeof F];
 
-const scalarWords = 32;
+const scalarWords = 34;
 
 /** A request's place in the vector: its index, its id code (`index + 1`), its block's first word. */
 export interface RequestPlace {

@@ -11,6 +11,7 @@ import {
   forEachWriter,
   freeCount,
   freePages,
+  slotOf,
   writePositions,
 } from './kvPagePool.ts';
 import { F, type ListSlot, type RequestPlace } from './layout.ts';
@@ -62,9 +63,10 @@ function recordReadsOf(
   const L = c.layout;
   const w = c.words;
   const bits = r.b + L.lists.reads;
-  forEachWriter(w, L.pool(node), L.pageSize, row, to, (page, writer) =>
-    setBit(w, bits, L.readBit(node, page, writer)),
-  );
+  forEachWriter(w, L.pool(node), L.pageSize, row, to, (page, writer) => {
+    noteRead(c, r, node, page);
+    setBit(w, bits, L.readBit(node, page, writer));
+  });
 }
 
 /** Intake accepted on `side`: the request will compute or hold KV for `len` tokens. */
@@ -370,10 +372,30 @@ export function preallocateDecode(c: ServingContext, rid: RequestId): void {
 }
 
 /**
+ * Records that request `r` read `page` of `node` if it did not hold the page then: its own pages
+ * and, on prefill, the cached prefix pages it has locked are held. Only the first such page is
+ * kept (as `page + 1`).
+ */
+function noteRead(c: ServingContext, r: RequestPlace, node: NodeRole, page: number): void {
+  const L = c.layout;
+  const w = c.words;
+  const f = r.b + (node === 'prefill' ? F.readFreedPrefill : F.readFreedDecode);
+  if (w[f] !== 0 || w[L.pool(node).owner + page] === r.code) return;
+  if (node === 'prefill') {
+    const n = listLen(w, r.b, L.lists.prefixPages);
+    for (let k = 0; k < n; k++) if (listAt(w, r.b, L.lists.prefixPages, k) === page) return;
+  }
+  w[f] = page + 1;
+}
+
+/**
  * The transfer worker writes the KV prefill has sent and decode has not received yet into
  * decode's destination pages: positions `[kvArrived, min(kvSentUpTo, decodeLen))`. Success means
  * prefill sent what *it* computed; the only reconciliation truncates the source when the
- * destination is shorter.
+ * destination is shorter. The worker reads the source when it writes (`send_kvcache` reads
+ * prefill's pages by the indices the chunk carries), so each decode slot takes the last writer
+ * of the prefill slot it was copied from, and a source page the request no longer holds is a
+ * read after free.
  */
 export function writeTransferredKv(c: ServingContext, rid: RequestId): void {
   const L = c.layout;
@@ -387,7 +409,14 @@ export function writeTransferredKv(c: ServingContext, rid: RequestId): void {
   const to = Math.min(sent, w[r.b + F.decodeLen] as number);
   if (to <= from) return;
   const dst = L.mechanisms.lateWrites ? L.lists.dstPages : L.lists.decodePages;
-  writePositions(w, L.decode, L.pageSize, r.code, pagesIn(c, r.b, dst), from, to);
+  const src = prefillRow(c, r.b);
+  const provenance = (pos: number): number => {
+    const slot = slotOf(src, pos, L.pageSize);
+    if (slot < 0) return 0;
+    noteRead(c, r, 'prefill', Math.floor(slot / L.pageSize));
+    return w[L.prefill.writer + slot] as number;
+  };
+  writePositions(w, L.decode, L.pageSize, r.code, pagesIn(c, r.b, dst), from, to, provenance);
   w[r.b + F.kvArrived] = to;
 }
 

@@ -96,6 +96,10 @@ export class RequestView {
   get decodeAbort(): number {
     return this.f(F.decodeAbort);
   }
+  /** The first page of `node` this request's KV was read from while it did not hold it, or -1. */
+  readFreed(node: NodeRole): number {
+    return this.f(node === 'prefill' ? F.readFreedPrefill : F.readFreedDecode) - 1;
+  }
   /** Aborted after intake: by either side, or by the client. */
   get aborted(): boolean {
     return this.f(F.prefillAbort) !== 0 || this.f(F.decodeAbort) !== 0 || this.clientAborted;

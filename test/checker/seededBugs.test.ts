@@ -155,6 +155,30 @@ describe.each(engineNames)(
       expect(trace.message).toMatch(/^a1 wrote decode page 2 without holding it$/);
     });
 
+    it('catches prefill pages freed while their sender still transfers them: noReadAfterFree, then foreign KV on decode', () => {
+      // The transfer reads prefill's pages when it writes decode's: freed at SEND_KV, they are
+      // reused and written by b1 before a1's write lands, so a1's decode slots get b1's KV.
+      const m = machineFor(happy, 'fixed').provide({
+        actions: {
+          sendLastChunk: mutant((c, p: Rid) => {
+            up.sendKv(c, p.rid, true);
+            up.releasePrefillPagesKeepRow(c, p.rid);
+          }),
+        },
+      });
+      const result = checkMutant(m, happy, 'mutant', engine);
+      expect(violated(result)).toContain('noReadAfterFree');
+      expect(violated(result)).toContain('noCrossTenantRead');
+      const trace = traceOf(result, 'noReadAfterFree');
+      expect(trace.steps.at(-1)?.event).toBe('KV_WRITE_DONE');
+      expect(trace.message).toMatch(
+        /^a1 \(tenant A\): its KV was read from prefill page 0, which it no longer held$/,
+      );
+      expect(traceOf(result, 'noCrossTenantRead').message).toMatch(
+        /^a1 \(tenant A\) read decode page \d+, last written by b1 \(tenant B\)$/,
+      );
+    });
+
     it('catches a side that replies twice: singleTerminalResponse', () => {
       const m = machineFor(happy, 'fixed').provide({
         actions: {

@@ -1,6 +1,7 @@
 import {
   exclusivePageOwnership,
   freedExactlyOnce,
+  noReadAfterFree,
   noWriteAfterFree,
   poolAccounting,
 } from '../../invariants/pool.ts';
@@ -86,6 +87,22 @@ describe('noWriteAfterFree', () => {
     const s = buildState({ decodePool: stray });
     expect(noWriteAfterFree(s)).toBe(false);
     expect(noWriteAfterFree.explain(s)).toBe('a1 wrote decode page 2 without holding it');
+  });
+});
+
+describe('noReadAfterFree', () => {
+  it('holds while no read touched a page its reader did not hold', () => {
+    expect(noReadAfterFree(consistent())).toBe(true);
+  });
+
+  it('is violated by a recorded read of a freed page, naming the reader, the node and the page', () => {
+    const s = buildState({
+      requests: { a1: { kvArrived: 1, readAfterFree: { prefill: 3, decode: null } } },
+    });
+    expect(noReadAfterFree(s)).toBe(false);
+    expect(noReadAfterFree.explain(s)).toBe(
+      'a1 (tenant A): its KV was read from prefill page 3, which it no longer held',
+    );
   });
 });
 
