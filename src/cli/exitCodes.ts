@@ -32,6 +32,7 @@ export const commandNames = [
   'state-space',
   'catalogue',
   'simulate',
+  'liveness',
   'list',
 ] as const;
 
@@ -88,6 +89,11 @@ export const exitCodeMeanings: Readonly<Record<CommandName, ExitMeanings>> = {
   simulate: {
     violation: 'a walk violated a property',
     incomplete: 'no walk violated a property: a random search proves nothing',
+  },
+  liveness: {
+    ok: 'every leads-to property holds under weak fairness',
+    violation: 'a fair cycle leaves an obligation open (a lasso)',
+    incomplete: 'a bound stopped a search: liveness needs the whole graph',
   },
   list: { ok: 'listed' },
 };

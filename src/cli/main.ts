@@ -14,6 +14,7 @@ import { runAll, runCheck, runList, runPaths } from './commands.ts';
 import { runDeploymentReport, runLint } from './deploymentCommands.ts';
 import { runDiagram } from './diagramCommand.ts';
 import { commandNames, exitCode, exitCodeHelp } from './exitCodes.ts';
+import { runLiveness } from './livenessCommand.ts';
 import { defaultReportDir, runReport } from './reportCommand.ts';
 import type { Io } from './resolve.ts';
 import { runSimulate } from './simulateCommand.ts';
@@ -187,6 +188,17 @@ function program(io: Io, setCode: (code: number) => void, argvText: string): Com
     .option('--seed <s>', 'seed, 0 to 4294967295 (default: random, printed); replays exactly')
     .option('--json', 'print the Outcome as JSON', false)
     .action((opts) => setCode(runSimulate(opts, io)));
+  cli
+    .command('liveness')
+    .description(
+      'leads-to properties under weak fairness per request region; a violation is a lasso',
+    )
+    .option('--scenario <name>', 'built-in scenario (repeatable; default: all)', collect, [])
+    .option('--config <file>', 'scenario file, YAML or JSON (repeatable)', collect, [])
+    .option('--variant <name>', 'engine variant (repeatable; default: all)', collect, [])
+    .option('--max-states <n>', 'stop a search after n states (the result is incomplete)')
+    .option('--json', 'print the verdicts and lassos as JSON', false)
+    .action((opts) => setCode(runLiveness(opts, io)));
   cli
     .command('list')
     .description('list built-in scenarios, variants, properties and witnesses')

@@ -35,6 +35,14 @@ export { explore, exploreAsync } from './explore.ts';
  */
 export { collisionProbability, fmix32, type Hash64, hashString, mixA } from './fingerprint.ts';
 export {
+  checkLiveness,
+  type Lasso,
+  type LeadsTo,
+  type LeadsToVerdict,
+  type LivenessOptions,
+  type LivenessResult,
+} from './liveness.ts';
+export {
   type BreadthFirstTree,
   breadthFirstTree,
   exploreReference,
