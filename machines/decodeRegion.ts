@@ -13,14 +13,16 @@
  * `check_finished()` on each request and releases the KV of those that finished, so a
  * placeholder leaves with its 400 and never runs a decode step. Commit checks only the
  * room (there is one room per request here); `coverageCheck` (#38704) adds the check that the
- * transferred KV covers what was preallocated. A request whose handshake can no longer come
- * (prefill retired it at admission) fails on `TIMEOUT`; it holds no pages yet.
+ * transferred KV covers what was preallocated. Decode preallocates without waiting for prefill's
+ * sender (see `transferRegion.ts`), so a request whose KV can no longer come (prefill retired it
+ * at admission) may hold pages until its waiting timeout fails it on `TIMEOUT` and frees them.
  *
  * With `auxSlots`, commit also checks that the aux data in the request's metadata slot carries
  * its own room (#17430) and fails the request otherwise. With `lateWrites`, an abort while a
  * write for the room is in flight keeps the pages until it drains (see `releasePages`).
  *
- * Left out: the decode radix cache, retraction.
+ * Left out: the decode radix cache, the reservation budget (`num_reserved_decode_tokens`) and
+ * retraction (see `docs/upstream.md`).
  */
 import { and, not, or } from 'xstate';
 import type { AbortCause } from './context.ts';

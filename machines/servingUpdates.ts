@@ -395,7 +395,9 @@ function noteRead(c: ServingContext, r: RequestPlace, node: NodeRole, page: numb
  * destination is shorter. The worker reads the source when it writes (`send_kvcache` reads
  * prefill's pages by the indices the chunk carries), so each decode slot takes the last writer
  * of the prefill slot it was copied from, and a source page the request no longer holds is a
- * read after free.
+ * read after free. (Prefill cannot clear its row while a write is pending: it releases only on
+ * Success or Failed, and a draining room is neither; a position with no source page would land
+ * as never written.)
  */
 export function writeTransferredKv(c: ServingContext, rid: RequestId): void {
   const L = c.layout;

@@ -113,8 +113,8 @@ export function transferRegion(rid: RequestId): RegionConfig {
         },
       },
       // Not final: `update_status` lets Failed override any status, Success included
-      // (`CommonKVManager.update_status`: "only allowed to be incremented unless it is
-      // KVPoll.Failed"). An abort after Success (`sender.abort()` on prefill, the receiver's
+      // (`CommonKVManager.update_status` keeps the larger status, except that Failed always
+      // wins). An abort after Success (`sender.abort()` on prefill, the receiver's
       // abort on decode) fails the room for whichever side has not consumed the Success yet. A
       // transfer fault does not: once the KV has landed no write is left to fail.
       success: {
