@@ -97,6 +97,7 @@ describe('the manifest', () => {
       `after ${count(row.measured.seconds)} seconds`,
       `${count(row.states)} representatives standing for ${count(row.unreducedStates ?? 0)} states`,
       `${count(row.transitions)} transitions, depth ${row.depth}`,
+      `explored the model of commit ${row.measured.model}`,
     ];
     // A boolean per figure: a failure names the figure instead of printing the whole README.
     for (const figure of figures) expect(readme.includes(figure), figure).toBe(true);
