@@ -17,6 +17,7 @@ import {
 const pollOfState: Readonly<Record<string, number>> = {
   unopened: -1,
   awaitingSender: kvPoll.waitingForInput,
+  abandoned: kvPoll.failed,
   bootstrapping: kvPoll.bootstrapping,
   waitingForInput: kvPoll.waitingForInput,
   transferring: kvPoll.transferring,

@@ -114,11 +114,14 @@ export function regionAt(
 
 /**
  * Whether prefill created a KV sender for `rid`'s bootstrap room: the room left `unopened`, and
- * is not merely holding decode's destination for a sender that has not come (`awaitingSender`).
+ * is not merely holding decode's destination for a sender that has not come (`awaitingSender`),
+ * nor failed by decode's abort before any sender (`abandoned`).
  */
 export function senderCreated(s: ServingState, rid: RequestId): boolean {
   return (
-    !regionAt(s, rid, 'transfer', 'unopened') && !regionAt(s, rid, 'transfer', 'awaitingSender')
+    !regionAt(s, rid, 'transfer', 'unopened') &&
+    !regionAt(s, rid, 'transfer', 'awaitingSender') &&
+    !regionAt(s, rid, 'transfer', 'abandoned')
   );
 }
 

@@ -57,10 +57,19 @@ export function transferRegion(rid: RequestId): RegionConfig {
         },
       },
       // Decode's destination arrived before prefill created a sender (or will never create one).
+      // The room is already in prefill's table, so decode's abort (the receiver's ABORT to
+      // prefill's bootstrap thread) fails it there: `abandoned`, Failed with no sender.
       awaitingSender: {
         entry: poll(kvPoll.waitingForInput),
-        on: { SENDER_CREATED: { guard: forRequest(rid), target: 'waitingForInput' } },
+        on: {
+          SENDER_CREATED: { guard: forRequest(rid), target: 'waitingForInput' },
+          RECEIVER_ABORTED: { guard: forRequest(rid), target: 'abandoned' },
+        },
       },
+      // Upstream a sender created later would find the room Failed (`update_status` keeps
+      // Failed); here no sender comes: the client's abort reaches prefill at the same moment, and
+      // decode aborts no other way before prefill has finished with the request.
+      abandoned: { type: 'final', entry: poll(kvPoll.failed) },
       bootstrapping: {
         entry: poll(kvPoll.bootstrapping),
         on: {

@@ -8,6 +8,7 @@ import type { ChangeOf, KvWriter, TraceChange } from '../checker/outcome.ts';
 const pollNames: Readonly<Record<string, string>> = {
   unopened: 'no room',
   awaitingSender: 'decode’s pages sent, no sender yet',
+  abandoned: 'KVPoll Failed before any sender (decode aborted)',
   bootstrapping: 'KVPoll Bootstrapping',
   waitingForInput: 'KVPoll WaitingForInput',
   transferring: 'KVPoll Transferring',

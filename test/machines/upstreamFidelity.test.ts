@@ -3,6 +3,7 @@
  * (the file and function are cited at the state or update that follows it).
  */
 import { describe, expect, it } from 'vitest';
+import { kvPollMonotone, rejectedHoldsNothing } from '../../invariants/index.ts';
 import { variantNamed } from '../../machines/variants.ts';
 import { band, incident } from '../../scenarios/index.ts';
 import { drive, toInflight } from './drive.ts';
@@ -60,5 +61,26 @@ describe('KVPoll: Failed overrides Success (update_status)', () => {
     );
     expect(d.at('a1', 'prefill')).toEqual({ done: 'finished' });
     expect(d.at('a1', 'transfer')).toBe('success');
+  });
+});
+
+describe('a destination that arrived before any sender (awaitingSender)', () => {
+  const aborts = { ...incident, name: 'aborts', clientAborts: true };
+
+  it('is failed by decode’s abort without counting as a room prefill opened', () => {
+    // Under fixed, prefill retires b1 at admission; decode, whose pool admits it, preallocated
+    // first. The client's abort makes decode's receiver fail the room in prefill's table.
+    const d = drive(aborts, variantNamed('fixed')).run(
+      'DISPATCH b1',
+      'DECODE_INTAKE b1',
+      'DECODE_PREALLOC b1',
+      'PREFILL_INTAKE b1',
+    );
+    expect(d.at('b1', 'transfer')).toBe('awaitingSender');
+    d.run('CLIENT_ABORT b1');
+    expect(d.at('b1', 'transfer')).toBe('abandoned');
+    expect(d.req('b1')).toMatchObject({ decodePages: [], pollFailed: true });
+    expect(rejectedHoldsNothing(d.state())).toBe(true);
+    expect(kvPollMonotone(d.state())).toBe(true);
   });
 });
