@@ -11,6 +11,7 @@ import { expectationFor, structuralPaths } from '../../scenarios/manifest.ts';
 import { catalogue } from '../catalogue/index.ts';
 import { checkAsync } from '../checker/check.ts';
 import type { ScenarioResult } from '../checker/outcome.ts';
+import { livenessStatements } from '../checker/serving/servingLiveness.ts';
 import type { Progress } from '../engine/index.ts';
 import { reportInputFrom } from '../export/buildReport.ts';
 import { toItf } from '../export/itf.ts';
@@ -272,6 +273,7 @@ export function runList(args: { readonly json: boolean }, io: Io): number {
       largeScenarios,
       variants: resolveVariants([]),
       properties: propertyNames,
+      leadsTo: Object.keys(livenessStatements),
       catalogue: catalogue.map((e) => ({ id: e.id, variant: e.variant, scenario: e.scenario })),
     };
     io.out(`${JSON.stringify(listed, null, 2)}\n`);
@@ -289,6 +291,10 @@ export function runList(args: { readonly json: boolean }, io: Io): number {
   }
   lines.push('', 'Properties:');
   for (const name of propertyNames) lines.push(`  ${name}`);
+  lines.push('', 'Leads-to properties (kvcheck liveness):');
+  for (const [name, statement] of Object.entries(livenessStatements)) {
+    lines.push(`  ${name.padEnd(20)} ${statement}`);
+  }
   io.out(`${lines.join('\n')}\n`);
   return exitCode.ok;
 }

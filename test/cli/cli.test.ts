@@ -828,6 +828,7 @@ describe('list, version and usage', () => {
     for (const s of scenarios) expect(names).toContain(s.name);
     for (const v of variantNames) expect(names).toContain(v);
     for (const p of propertyNames) expect(names).toContain(p);
+    for (const p of ['eventuallyAnswered', 'pagesEventuallyFreed']) expect(names).toContain(p);
   });
 
   it('lists the same names as JSON', async () => {
@@ -838,11 +839,13 @@ describe('list, version and usage', () => {
         scenarios: z.array(z.object({ name: z.string() })),
         variants: z.array(z.object({ name: z.string() })),
         properties: z.array(z.string()),
+        leadsTo: z.array(z.string()),
       })
       .parse(JSON.parse(r.out));
     expect(listed.scenarios.map((s) => s.name)).toEqual(scenarios.map((s) => s.name));
     expect(listed.variants.map((v) => v.name)).toEqual(variantNames);
     expect(listed.properties).toEqual(propertyNames);
+    expect(listed.leadsTo).toEqual(['eventuallyAnswered', 'pagesEventuallyFreed']);
   });
 
   it('prints package.json’s version for --version and -V', async () => {
