@@ -1,7 +1,7 @@
 /**
  * Protocol properties: the KV transfer's status discipline and what the client is told.
  */
-import { abortCauseNames, kvPoll } from '../machines/context.ts';
+import { type AbortCause, abortCauseNames, kvPoll } from '../machines/context.ts';
 import type { RequestView } from '../machines/servingView.ts';
 import { property } from './property.ts';
 import {
@@ -36,7 +36,7 @@ function failedAndAnswered(r: RequestView): boolean {
   return r.clientStatus !== 0 && (wasRejected(r) || r.aborted);
 }
 
-const causeText: Readonly<Record<string, string>> = {
+const causeText: Readonly<Record<AbortCause, string>> = {
   transferFailed: 'the transfer failed',
   bootstrapTimeout: 'the bootstrap timed out',
   prefillError: 'a prefill error',

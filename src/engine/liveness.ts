@@ -21,6 +21,7 @@
  * event) is not a lasso: the terminal properties report it.
  */
 import type { AnyStateMachine, EventObject } from 'xstate';
+import { EventTable } from './events.ts';
 import { explore } from './explore.ts';
 import { stepper } from './stepper.ts';
 import type {
@@ -81,26 +82,19 @@ export interface LivenessResult<TContext, TEvent extends EventObject> {
   readonly bound?: ExploreBound;
 }
 
-/** The explored graph: edges as parallel arrays, events and groups interned. */
-class Graph<TEvent> {
+/** The explored graph: edges as parallel arrays, events (`EventTable`) and groups interned. */
+class Graph {
   from: number[] = [];
   to: number[] = [];
   event: number[] = [];
   group: number[] = [];
-  readonly events: TEvent[] = [];
-  private readonly eventIds = new Map<string, number>();
+  readonly events = new EventTable();
   private readonly groupIds = new Map<string, number>();
   states = 0;
   private out: number[][] | null = null;
 
-  add(from: number, event: TEvent, to: number, group: string | null): void {
-    const key = JSON.stringify(event);
-    let e = this.eventIds.get(key);
-    if (e === undefined) {
-      e = this.events.length;
-      this.events.push(event);
-      this.eventIds.set(key, e);
-    }
+  add(from: number, event: EventObject, to: number, group: string | null): void {
+    const e = this.events.intern(event);
     let g = -1;
     if (group !== null) {
       g = this.groupIds.get(group) ?? this.groupIds.size;
@@ -176,15 +170,6 @@ function components(
   return result;
 }
 
-function hasInternalEdge(
-  g: Graph<unknown>,
-  out: readonly number[][],
-  scc: readonly number[],
-): boolean {
-  const members = new Set(scc);
-  return scc.some((v) => (out[v] as number[]).some((k) => members.has(g.to[k] as number)));
-}
-
 /** A fair component's cycle plan: states to pass through and edges to take. */
 interface FairCycle {
   readonly members: ReadonlySet<number>;
@@ -194,17 +179,25 @@ interface FairCycle {
   readonly visit: readonly number[];
 }
 
-/** The plan of a fair cycle through `scc`, or null when the component has none. */
-function fairCycle(
-  g: Graph<unknown>,
-  out: readonly number[][],
-  scc: readonly number[],
-): FairCycle | null {
-  const members = new Set(scc);
+/** A component with the edges between its states (none: it is no cycle). */
+interface Component {
+  readonly members: ReadonlySet<number>;
+  readonly states: readonly number[];
+  readonly internal: readonly number[];
+}
+
+function componentOf(g: Graph, out: readonly number[][], states: readonly number[]): Component {
+  const members = new Set(states);
   const internal: number[] = [];
-  for (const v of scc)
+  for (const v of states) {
     for (const k of out[v] as number[]) if (members.has(g.to[k] as number)) internal.push(k);
-  if (internal.length === 0) return null;
+  }
+  return { members, states, internal };
+}
+
+/** The plan of a fair cycle through component `c` (which has an internal edge), or null. */
+function fairCycle(g: Graph, out: readonly number[][], c: Component): FairCycle | null {
+  const { members, states: scc, internal } = c;
   // Per group: the states where it is enabled.
   const enabledIn = new Map<number, number>();
   for (const v of scc) {
@@ -233,7 +226,7 @@ function fairCycle(
 
 /** Edge indices of a shortest path from `from` to `target` (a state), within `allowed`. */
 function pathTo(
-  g: Graph<unknown>,
+  g: Graph,
   out: readonly number[][],
   from: number,
   target: (v: number) => boolean,
@@ -263,7 +256,7 @@ function pathTo(
 
 /** The lasso through `cycle`: prefix edges from the initial state, then the closed walk. */
 function lassoEdges(
-  g: Graph<unknown>,
+  g: Graph,
   out: readonly number[][],
   cycle: FairCycle,
 ): { edges: number[]; loop: number } {
@@ -319,7 +312,7 @@ export function checkLiveness<TContext, TEvent extends EventObject>(
     }
     bits[index] = 1;
   };
-  const g = new Graph<TEvent>();
+  const g = new Graph();
   const result = explore<TContext, TEvent>(machine, {
     ...rest,
     onState: (state, index, depth) => {
@@ -351,12 +344,13 @@ export function checkLiveness<TContext, TEvent extends EventObject>(
     const inside = new Uint8Array(g.states);
     inside.set((open[i] as Uint8Array).subarray(0, g.states));
     const plans = components(out, g.to, inside)
-      .filter((scc) => hasInternalEdge(g as Graph<unknown>, out, scc))
-      .map((scc) => fairCycle(g as Graph<unknown>, out, scc));
+      .map((scc) => componentOf(g, out, scc))
+      .filter((c) => c.internal.length > 0)
+      .map((c) => fairCycle(g, out, c));
     cycles[p] = (cycles[p] as number) + plans.length;
     const cycle = plans.find((c) => c !== null);
     if (!cycle || lassos.some((l) => l.name === names[p])) continue;
-    const { edges, loop } = lassoEdges(g as Graph<unknown>, out, cycle);
+    const { edges, loop } = lassoEdges(g, out, cycle);
     lassos.push({
       name: names[p] as string,
       obligation: o,
@@ -381,7 +375,7 @@ export function checkLiveness<TContext, TEvent extends EventObject>(
 function replay<TContext, TEvent extends EventObject>(
   machine: AnyStateMachine,
   options: Pick<ExploreOptions<TContext, TEvent>, 'events' | 'input'>,
-  g: Graph<TEvent>,
+  g: Graph,
   edges: readonly number[],
 ): { initial: StateProjection<TContext>; trace: TraceStep<TContext, TEvent>[] } {
   const run = stepper<TContext, TEvent>(machine, {
@@ -391,7 +385,7 @@ function replay<TContext, TEvent extends EventObject>(
   let state = run.initial;
   const trace: TraceStep<TContext, TEvent>[] = [];
   for (const k of edges) {
-    const event = g.events[g.event[k] as number] as TEvent;
+    const event = g.events.at(g.event[k] as number) as TEvent;
     const next = run.step(state, event);
     if (next === null) throw new Error(`lasso replay: ${JSON.stringify(event)} is not enabled`);
     trace.push({ event, state: { value: next.value, context: next.context } });
