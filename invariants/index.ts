@@ -27,6 +27,7 @@ import {
   pageReusedAcrossTenants,
   prefixCacheHit,
   prefixLookupFindsOtherTenant,
+  requestRetracted,
   someRequestDecoded,
   someRequestRejected,
   transferFailed,
@@ -87,6 +88,7 @@ export const witnesses: Readonly<Record<string, Witness>> = {
   transferFailed,
   clientAborted,
   chunkedTransfer,
+  requestRetracted,
 };
 
 /** Property names in registry order. */

@@ -162,6 +162,17 @@ function abortedByClient(r: RequestView): boolean {
   return r.clientAborted;
 }
 
+/** Decode retracted a running request (its batch's next step found no page). */
+export const requestRetracted = witness(
+  'Decode retracts a running request: its KV is copied to host memory and its pages are freed.',
+  (s) => someRequest(s, isRetracted),
+);
+
+/** Whether `r` is retracted now. */
+function isRetracted(r: RequestView): boolean {
+  return r.retracted;
+}
+
 /** Prefill sent KV for a non-final chunk: some positions, but not the whole prompt. */
 export const chunkedTransfer = witness(
   'Prefill sends a non-final chunk’s KV to decode before the request’s last chunk is computed.',

@@ -146,6 +146,12 @@ export interface RequestState {
   readonly cachedPrefix?: { readonly pages: readonly number[]; readonly lockRef: number } | null;
   /** With the prefix cache: the cached pages this request's prefill row starts with (locked). */
   readonly prefixPages?: readonly number[];
+  /**
+   * With two or more requests (decode may retract): the host copy of a retracted request's KV,
+   * per position `[0, seqLen)` the writer its slot held when it was offloaded; empty while the
+   * request is not retracted.
+   */
+  readonly hostKv?: readonly (RequestId | null)[];
 }
 
 /**
@@ -169,6 +175,11 @@ export interface DecodedContext {
   readonly transferFaultsLeft?: number;
   /** With `clientAborts` and `maxClientAborts`: client aborts still possible. Absent otherwise. */
   readonly clientAbortsLeft?: number;
+  /**
+   * With two or more requests: decode retracted a request and its batch has run no step since,
+   * so no retracted request resumes yet. Absent otherwise.
+   */
+  readonly retractPending?: boolean;
 }
 
 /** The context at the start of a run of `scenario`: empty pools, nothing dispatched. */

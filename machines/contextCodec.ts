@@ -122,6 +122,7 @@ function decodeRequest(layout: Layout, w: Int32Array, i: number): RequestState {
           prefixPages: items(L.prefixPages),
         }
       : {}),
+    ...(m.retraction ? { hostKv: items(L.hostKv).map((code) => layout.idOf(code)) } : {}),
   };
 }
 
@@ -179,6 +180,7 @@ export function decodeContext(c: ServingContext): DecodedContext {
       ? { transferFaultsLeft: w[layout.transferFaultsLeft] as number }
       : {}),
     ...(m.clientAbortBudget ? { clientAbortsLeft: w[layout.clientAbortsLeft] as number } : {}),
+    ...(m.retraction ? { retractPending: w[layout.retractPending] === 1 } : {}),
   };
 }
 
@@ -227,6 +229,12 @@ function encodeRequest(layout: Layout, w: Int32Array, i: number, r: RequestState
   listSet(w, b, L.dstPages, r.dstPages ?? []);
   listSet(w, b, L.prefixPages, r.prefixPages ?? []);
   listSet(w, b, L.cachedPages, r.cachedPrefix?.pages ?? []);
+  listSet(
+    w,
+    b,
+    L.hostKv,
+    (r.hostKv ?? []).map((rid) => codeOf(layout, rid)),
+  );
   for (const read of r.reads) {
     setBit(w, b + L.reads, layout.readBit(read.node, read.page, codeOf(layout, read.writer)));
   }
@@ -263,5 +271,6 @@ export function encodeContext(layout: Layout, d: DecodedContext): ServingContext
   listSet(w, 0, layout.auxFree, d.auxFree ?? []);
   w[layout.transferFaultsLeft] = d.transferFaultsLeft ?? -1;
   w[layout.clientAbortsLeft] = d.clientAbortsLeft ?? -1;
+  w[layout.retractPending] = d.retractPending === true ? 1 : 0;
   return { layout, words: w };
 }

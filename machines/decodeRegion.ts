@@ -21,8 +21,14 @@
  * its own room (#17430) and fails the request otherwise. With `lateWrites`, an abort while a
  * write for the room is in flight keeps the pages until it drains (see `releasePages`).
  *
- * Left out: the decode radix cache, the reservation budget (`num_reserved_decode_tokens`) and
- * retraction (see `docs/upstream.md`).
+ * Decode's memory accounting follows SGLang's: the prealloc queue preallocates only within its
+ * budget (`decodeBudgetAllows`, see `preallocWithinBudget`), and when the running batch's next
+ * step finds no page, `retract_decode` retracts running requests (`running` → `retracted`), their
+ * KV copied to host and their pages freed, until `resume_retracted_reqs` gives them pages again
+ * and loads the copy back (`retracted` → `running`).
+ *
+ * Left out: the decode radix cache; the prealloc and retracted queues' first-in-first-out order
+ * (any waiting request may go next, which allows more interleavings than the engine has).
  */
 import { and, not, or } from 'xstate';
 import type { AbortCause } from './context.ts';
@@ -115,6 +121,12 @@ function lifecycle(rid: RequestId, kind: Kind): RegionConfig {
           actions: { type: 'runDecodeStep', params: p },
         },
       ],
+      // `retract_decode` when the batch's next step finds no page (see `retractionVictim`).
+      DECODE_RETRACT: {
+        guard: { type: 'retractionVictim', params: p },
+        target: 'retracted',
+        actions: { type: 'retractDecode', params: p },
+      },
       DECODE_FINISH: {
         guard: { type: 'generationDone', params: p },
         target: stateId(rid, 'decode', 'done.finished'),
@@ -123,6 +135,27 @@ function lifecycle(rid: RequestId, kind: Kind): RegionConfig {
           { type: 'replyDecodeFinished', params: p },
         ],
       },
+    },
+  };
+  // In the retracted queue: KV on host, no pages. A client abort lands when the queue next looks
+  // at the request (`resume_retracted_reqs` checks `to_abort` first).
+  const retracted: RegionConfig = {
+    on: {
+      DECODE_RESUME: [
+        {
+          guard: { type: 'clientAborted', params: p },
+          target: stateId(rid, 'decode', 'done.aborted'),
+          actions: [
+            { type: 'dropHostCopy', params: p },
+            { type: 'replyError', params: { ...side, status: 499 } },
+          ],
+        },
+        {
+          guard: { type: 'resumeFits', params: p },
+          target: 'running',
+          actions: { type: 'resumeDecode', params: p },
+        },
+      ],
     },
   };
   return {
@@ -136,6 +169,7 @@ function lifecycle(rid: RequestId, kind: Kind): RegionConfig {
             // decode preallocates whether or not prefill has opened the room yet.
             guard: and([
               { type: 'decodePreallocFits', params: p },
+              { type: 'decodeBudgetAllows', params: p },
               or([inState(rid, 'transfer', 'unopened'), inState(rid, 'transfer', 'bootstrapping')]),
             ]),
             target: 'awaitingKv',
@@ -178,7 +212,7 @@ function lifecycle(rid: RequestId, kind: Kind): RegionConfig {
           REQUEST_ABORTED: clientAbort(true),
         },
       },
-      ...(kind === 'admitted' ? { running } : {}),
+      ...(kind === 'admitted' ? { running, retracted } : {}),
     },
   };
 }

@@ -43,6 +43,10 @@ export type ExternalEvent =
   | RequestEvent<'DECODE_STEP'>
   /** decode scheduler: `check_finished` ends the request; its pages are freed */
   | RequestEvent<'DECODE_FINISH'>
+  /** decode scheduler: `retract_decode`: the batch's next step finds no page; KV to host, pages freed */
+  | RequestEvent<'DECODE_RETRACT'>
+  /** decode scheduler: `resume_retracted_reqs`: pages again, KV loaded back from host */
+  | RequestEvent<'DECODE_RESUME'>
   /** timer → decode or prefill: the handshake or the KV can no longer come (the other side has retired it) */
   | RequestEvent<'TIMEOUT'>
   /** fault → transfer: the room fails (dead peer, RDMA error) */
@@ -87,6 +91,8 @@ export const externalEventTypes = [
   'DECODE_TRANSFER_FAILED',
   'DECODE_STEP',
   'DECODE_FINISH',
+  'DECODE_RETRACT',
+  'DECODE_RESUME',
   'TIMEOUT',
   'TRANSFER_FAIL',
   'ROUTER_REPLY',
@@ -109,6 +115,8 @@ export const eventActor: Readonly<Record<ExternalEvent['type'], string>> = {
   DECODE_TRANSFER_FAILED: 'decode scheduler',
   DECODE_STEP: 'decode scheduler',
   DECODE_FINISH: 'decode scheduler',
+  DECODE_RETRACT: 'decode scheduler',
+  DECODE_RESUME: 'decode scheduler',
   TIMEOUT: 'timer',
   TRANSFER_FAIL: 'fault',
   ROUTER_REPLY: 'router',

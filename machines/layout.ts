@@ -43,6 +43,9 @@
  *   order), `dstPages` (with `lateWrites`: the pages sent in the metadata), `prefixPages` (the
  *   locked cached pages the prefill row starts with), `cachedPages` (the pages of the node this
  *   request inserted);
+ * - `hostKv` (with `retraction`): the host copy of a retracted request's KV, one entry per
+ *   position `[0, seqLen)` holding the writer code of that slot when it was offloaded (empty
+ *   while the request is not retracted: a retracted request always holds at least one position);
  * - `reads` (ghost): attention reads as a bitset over (node, page, writer-or-nobody), bit
  *   `nodeBase + page * (requests + 1) + writer` with prefill's pages first.
  *
@@ -54,7 +57,9 @@
  *
  * Global:
  * - `auxFree` (with `auxSlots`): decode's free metadata slots, head first;
- * - `transferFaultsLeft`, `clientAbortsLeft` (-1 when unbounded or off): fault budgets left.
+ * - `transferFaultsLeft`, `clientAbortsLeft` (-1 when unbounded or off): fault budgets left;
+ * - `retractPending` (0/1, with `retraction`): decode retracted a request and its batch has not
+ *   run a decode step since, so the retracted request cannot resume yet.
  */
 import {
   type NodeRole,
@@ -141,6 +146,8 @@ export interface RequestLists {
   readonly dstPages: ListSlot;
   readonly prefixPages: ListSlot;
   readonly cachedPages: ListSlot;
+  /** With `retraction`: the host copy of a retracted request's slot writers, by position. */
+  readonly hostKv: ListSlot;
   /** First word of the read bitset, relative to the block. */
   readonly reads: number;
 }
@@ -152,6 +159,8 @@ export interface Mechanisms {
   readonly prefixCache: boolean;
   readonly transferFaultBudget: boolean;
   readonly clientAbortBudget: boolean;
+  /** Decode may retract running requests (two or more requests): `hostKv` is sized. */
+  readonly retraction: boolean;
 }
 
 /** A scenario's state-vector layout and the name tables that render it. */
@@ -176,6 +185,8 @@ export class Layout {
   readonly auxFree: ListSlot;
   readonly transferFaultsLeft: number;
   readonly clientAbortsLeft: number;
+  /** The word of `retractPending`. */
+  readonly retractPending: number;
   /** Total words. */
   readonly words: number;
   private readonly places: ReadonlyMap<RequestId, RequestPlace>;
@@ -194,6 +205,7 @@ export class Layout {
       prefixCache: cache,
       transferFaultBudget: scenario.transferFaults && scenario.maxTransferFaults !== undefined,
       clientAbortBudget: scenario.clientAborts && scenario.maxClientAborts !== undefined,
+      retraction: n >= 2,
     };
     const pre = poolPages(scenario, 'prefill');
     const dec = poolPages(scenario, 'decode');
@@ -232,6 +244,7 @@ export class Layout {
       dstPages: list(this.mechanisms.lateWrites ? dstRow : 0),
       prefixPages: list(cache ? prefillRow : 0),
       cachedPages: list(cache ? prefillRow : 0),
+      hostKv: list(n >= 2 ? decodeRow * scenario.pageSize : 0),
       reads: at,
     };
     at += Math.ceil(readBits / 32);
@@ -255,6 +268,7 @@ export class Layout {
     g += this.auxFree.cap + 1;
     this.transferFaultsLeft = g++;
     this.clientAbortsLeft = g++;
+    this.retractPending = g++;
     this.words = g;
     this.places = new Map(
       this.requests.map((id, i) => [id, Object.freeze({ i, code: i + 1, b: this.block(i) })]),

@@ -89,6 +89,15 @@ export interface Scenario {
    * transfer is in flight.
    */
   readonly prefillErrors?: boolean;
+  /**
+   * Decode's `num_reserved_decode_tokens`, scaled (absent: 0). Decode's prealloc queue keeps this
+   * many tokens free per running or transferring request before it preallocates another, and a
+   * retracted request needs this many on top of its own to resume. SGLang's default, 512 tokens,
+   * is below one token at the pools of ten tokens the built-in scenarios use; the budget's other
+   * term (every running request must be able to finish with the others retracted) applies at
+   * any reserve.
+   */
+  readonly decodeReservedTokens?: number;
   /** Witnesses this scenario must reach for a pass to count (see `invariants/witnesses.ts`). */
   readonly witnesses: readonly string[];
 }

@@ -66,6 +66,10 @@ export function servingSetup(scenario: Scenario, variant: Variant) {
   const prompt = (rid: RequestId) => spec(rid).promptLen;
   const output = (rid: RequestId) => spec(rid).outputLen;
   const get = up.field;
+  const budget: up.DecodeBudget = {
+    reserved: scenario.decodeReservedTokens ?? 0,
+    outputs: scenario.requests.map((r) => r.outputLen),
+  };
   const chunk = (ctx: ServingContext, rid: RequestId) =>
     chunkTokens(scenario, get(ctx, rid, F.prefillLen));
   /** An action whose update is written once against the vector (see `servingUpdates.ts`). */
@@ -104,6 +108,12 @@ export function servingSetup(scenario: Scenario, variant: Variant) {
           context.layout.decode,
           pagesFor(get(context, p.rid, F.decodeLen), context.layout.pageSize),
         ),
+      decodeBudgetAllows: ({ context, event }, p: Rid) =>
+        event.rid === p.rid && up.preallocWithinBudget(context, p.rid, budget),
+      retractionVictim: ({ context, event }, p: Rid) =>
+        event.rid === p.rid && up.retractionVictim(context, p.rid, budget),
+      resumeFits: ({ context, event }, p: Rid) =>
+        event.rid === p.rid && up.resumeFits(context, p.rid, budget),
       decodeStepFits: ({ context, event }, p: Rid) =>
         event.rid === p.rid &&
         get(context, p.rid, F.generated) < output(p.rid) &&
@@ -173,6 +183,9 @@ export function servingSetup(scenario: Scenario, variant: Variant) {
       startDraining: act((context, p: Rid) => up.startDraining(context, p.rid)),
       commitDecode: act((context, p: Rid) => up.commitDecode(context, p.rid)),
       runDecodeStep: act((context, p: Rid) => up.runDecodeStep(context, p.rid)),
+      retractDecode: act((context, p: Rid) => up.retractDecode(context, p.rid)),
+      resumeDecode: act((context, p: Rid) => up.resumeDecode(context, p.rid)),
+      dropHostCopy: act((context, p: Rid) => up.dropHostCopy(context, p.rid)),
       recordPoll: act((context, p: RidPoll) => up.recordPoll(context, p.rid, p.poll)),
       forwardReply: act((context, p: RidSide) => up.forwardReply(context, p.rid, p.side)),
       /** Raises an internal event for another region of the same request, within this step. */

@@ -134,6 +134,10 @@ export class RequestView {
   get dstAux(): number {
     return this.f(F.dstAux);
   }
+  /** Decode retracted the request and has not resumed it: its KV is on the host. */
+  get retracted(): boolean {
+    return listLen(this.w, this.b, this.layout.lists.hostKv) > 0;
+  }
   /** With aux slots: the slot holding this room's aux data, -1 for none. */
   get auxIn(): number {
     return this.f(F.auxIn);

@@ -7,15 +7,17 @@ import { happy } from './happy.ts';
 import { incident } from './incident.ts';
 import { incidentLarge } from './large.ts';
 import { pool2x } from './pool2x.ts';
+import { tightDecode } from './tightDecode.ts';
 
 export { band } from './band.ts';
 export { happy } from './happy.ts';
 export { incident } from './incident.ts';
 export { incidentLarge } from './large.ts';
 export { pool2x } from './pool2x.ts';
+export { tightDecode } from './tightDecode.ts';
 
 /** Every built-in scenario. */
-export const scenarios: readonly Scenario[] = [incident, pool2x, band, happy];
+export const scenarios: readonly Scenario[] = [incident, pool2x, band, happy, tightDecode];
 
 /** Names of the built-in scenarios. */
 export const scenarioNames: readonly string[] = scenarios.map((s) => s.name);

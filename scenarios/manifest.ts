@@ -86,6 +86,14 @@ const leak = [
  * moved: 2,115 → 2,195 states (pool-2x, happy and incident × incident-2026), incident × fixed
  * 126 → 319 (b1 now preallocates on decode and times out), incident × retire-only 747 → 805,
  * coverage-only 1,098 → 1,165, band 1,060 → 1,127, 108 → 114 and 717 → 775.
+ *
+ * Decode's reservation budget and retraction (SGLang's `pop_preallocated` / `_allocatable_tokens`,
+ * `retract_decode` and `resume_retracted_reqs`) moved no row above: no pool in these scenarios
+ * runs dry under a running batch, and the budget never refuses a prealloc the pool had room for.
+ * They are what `tight-decode` exercises: without them its two requests wait on each other for a
+ * decode page, and the model reported `noDeadlock`, `everyRequestAnswered` and
+ * `noLeakAtQuiescence` (3,624 states); with them decode retracts one request to host, the other
+ * finishes, and the first resumes (5,242 states, every variant ok: nothing is rejected).
  */
 export const builtinRows: readonly ManifestRow[] = [
   {
@@ -267,6 +275,51 @@ export const builtinRows: readonly ManifestRow[] = [
     states: 2195,
     transitions: 4244,
     depth: 26,
+  },
+  {
+    scenario: 'tight-decode',
+    variant: 'incident-2026',
+    status: 'ok',
+    violated: [],
+    states: 5242,
+    transitions: 9923,
+    depth: 33,
+  },
+  {
+    scenario: 'tight-decode',
+    variant: 'fixed',
+    status: 'ok',
+    violated: [],
+    states: 5242,
+    transitions: 9923,
+    depth: 33,
+  },
+  {
+    scenario: 'tight-decode',
+    variant: 'fixed-coverage',
+    status: 'ok',
+    violated: [],
+    states: 5242,
+    transitions: 9923,
+    depth: 33,
+  },
+  {
+    scenario: 'tight-decode',
+    variant: 'retire-only',
+    status: 'ok',
+    violated: [],
+    states: 5242,
+    transitions: 9923,
+    depth: 33,
+  },
+  {
+    scenario: 'tight-decode',
+    variant: 'coverage-only',
+    status: 'ok',
+    violated: [],
+    states: 5242,
+    transitions: 9923,
+    depth: 33,
   },
 ];
 

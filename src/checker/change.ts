@@ -52,6 +52,10 @@ export type TraceChange =
   | { readonly kind: 'foreignFirstToken'; readonly rid: RequestId }
   /** `rid`'s decode pages are kept until the in-flight write into them drains. */
   | { readonly kind: 'releaseDeferred'; readonly rid: RequestId }
+  /** Decode retracted the request: the KV of its `positions` positions was copied to host. */
+  | { readonly kind: 'kvOffloaded'; readonly rid: RequestId; readonly positions: number }
+  /** A retracted request resumed: its host copy of `positions` positions was loaded back. */
+  | { readonly kind: 'kvLoaded'; readonly rid: RequestId; readonly positions: number }
   /** `rid` reuses (and locks) the prefill prefix-cache pages `pages`. */
   | { readonly kind: 'prefixReused'; readonly rid: RequestId; readonly pages: readonly number[] }
   /**

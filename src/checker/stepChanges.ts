@@ -94,6 +94,11 @@ function mechanismChanges(ra: RequestState, rb: RequestState, rid: RequestId): T
     out.push({ kind: 'auxDataWritten', rid, slot: rb.auxIn });
   if (rb.firstTokenForeign && !ra.firstTokenForeign) out.push({ kind: 'foreignFirstToken', rid });
   if (rb.releaseDeferred && !ra.releaseDeferred) out.push({ kind: 'releaseDeferred', rid });
+  const hostA = ra.hostKv?.length ?? 0;
+  const hostB = rb.hostKv?.length ?? 0;
+  if (hostB > 0 && hostA === 0) out.push({ kind: 'kvOffloaded', rid, positions: hostB });
+  if (hostA > 0 && hostB === 0 && rb.decodePages.length > 0)
+    out.push({ kind: 'kvLoaded', rid, positions: hostA });
   const pages = rb.prefixPages ?? [];
   if (pages.length > 0 && (ra.prefixPages ?? []).length === 0)
     out.push({ kind: 'prefixReused', rid, pages });

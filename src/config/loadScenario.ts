@@ -21,6 +21,7 @@
  * lateWrites: true               # optional, absent = off: a write posted before an abort still lands
  * auxSlots: 1                    # optional, 1..4, absent = not modelled: decode's metadata slots
  * prefillErrors: true            # optional, absent = off: a prefill error while the last chunk is in flight
+ * decodeReservedTokens: 0        # optional, 0..1024, absent = 0: decode's num_reserved_decode_tokens, scaled
  * witnesses: [someRequestRejected]   # optional, default []; each one of witnessNames
  * requests:                      # 1..8 requests (exhaustive search is practical up to 3 or 4; simulate walks more)
  *   - { id: a1, tenant: A, promptLen: 1, outputLen: 2 }
@@ -144,6 +145,7 @@ const scenarioShape = {
   lateWrites: z.boolean({ error: 'must be true or false' }).optional(),
   auxSlots: mustBeIntegerFromTo(1, 4).optional(),
   prefillErrors: z.boolean({ error: 'must be true or false' }).optional(),
+  decodeReservedTokens: mustBeIntegerFromTo(0, maxPoolTokens).optional(),
   witnesses: z
     .array(z.enum(witnessNames, enumError('witness', witnessNames)), {
       error: 'must be a list of witness names',

@@ -67,6 +67,10 @@ export function changeText(c: TraceChange): string {
       return `${c.rid} takes its first token from aux data written for another room`;
     case 'releaseDeferred':
       return `${c.rid} decode pages kept until the in-flight write drains`;
+    case 'kvOffloaded':
+      return `${c.rid} retracted: KV of ${c.positions} position(s) copied to host, its decode pages freed`;
+    case 'kvLoaded':
+      return `${c.rid} resumed: KV of ${c.positions} position(s) loaded back from host`;
     case 'prefixReused':
       return `${c.rid} reuses prefill cache page(s) ${c.pages.join(', ')} (locked)`;
     case 'pageAllocated':

@@ -48,6 +48,8 @@ const changeSchema = z.discriminatedUnion('kind', [
   change('auxDataWritten', { rid, slot: index }),
   change('foreignFirstToken', { rid }),
   change('releaseDeferred', { rid }),
+  change('kvOffloaded', { rid, positions: index }),
+  change('kvLoaded', { rid, positions: index }),
   change('prefixReused', { rid, pages: z.array(index) }),
   change('pageAllocated', { node, page: index, rid, heldKvOf: z.array(rid) }),
   change('pageFreed', { node, page: index, rid, cachedBy: writer }),
@@ -649,7 +651,7 @@ describe('bad input: exit 2, one error line, nothing on stdout', () => {
     expect(
       usageError(await run('check', '--scenario', 'nope', '--variant', 'fixed')),
     ).toMatchInlineSnapshot(
-      `"error: unknown scenario "nope"; accepted: incident, pool-2x, band, happy, incident-large, prefill-error, prefill-reject, late-write, aux-slot-reuse, late-abort, shared-prefix"`,
+      `"error: unknown scenario "nope"; accepted: incident, pool-2x, band, happy, tight-decode, incident-large, prefill-error, prefill-reject, late-write, aux-slot-reuse, late-abort, shared-prefix"`,
     );
   });
 
@@ -702,7 +704,7 @@ describe('bad input: exit 2, one error line, nothing on stdout', () => {
   it('names an unknown key in a config file and lists the accepted ones', async () => {
     const file = tempFile('unknown-key.yaml', `${validYaml}colour: red\n`);
     expect(usageError(await run('check', '--config', file))).toBe(
-      `error: ${file}: unknown key "colour" at top level; accepted: name, description, requests, pageSize, prefillPoolTokens, decodePoolTokens, contextLen, reserve, transferFaults, maxTransferFaults, prefillChunks, clientAborts, maxClientAborts, lateWrites, auxSlots, prefillErrors, witnesses`,
+      `error: ${file}: unknown key "colour" at top level; accepted: name, description, requests, pageSize, prefillPoolTokens, decodePoolTokens, contextLen, reserve, transferFaults, maxTransferFaults, prefillChunks, clientAborts, maxClientAborts, lateWrites, auxSlots, prefillErrors, decodeReservedTokens, witnesses`,
     );
   });
 

@@ -119,7 +119,7 @@ const malformed: readonly Malformed[] = [
   yamlCase(
     'an unknown key close to no field, with the accepted ones',
     edit(validYaml, 'pageSize: 1', 'pageSize: 1\ncolour: red'),
-    'scenario.yaml: unknown key "colour" at top level; accepted: name, description, requests, pageSize, prefillPoolTokens, decodePoolTokens, contextLen, reserve, transferFaults, maxTransferFaults, prefillChunks, clientAborts, maxClientAborts, lateWrites, auxSlots, prefillErrors, witnesses',
+    'scenario.yaml: unknown key "colour" at top level; accepted: name, description, requests, pageSize, prefillPoolTokens, decodePoolTokens, contextLen, reserve, transferFaults, maxTransferFaults, prefillChunks, clientAborts, maxClientAborts, lateWrites, auxSlots, prefillErrors, decodeReservedTokens, witnesses',
   ),
   yamlCase(
     'an unknown key in a request',
@@ -174,7 +174,7 @@ const malformed: readonly Malformed[] = [
   yamlCase(
     'an unknown witness name',
     `${validYaml}witnesses: [someRequestDecoded, leakHappened]\n`,
-    'scenario.yaml: witnesses[1]: must be one of someRequestRejected, someRequestDecoded, pageReusedAcrossTenants, prefixCacheHit, prefixLookupFindsOtherTenant, auxSlotReused, lateWriteLanded, transferFailed, clientAborted, chunkedTransfer (got "leakHappened")',
+    'scenario.yaml: witnesses[1]: must be one of someRequestRejected, someRequestDecoded, pageReusedAcrossTenants, prefixCacheHit, prefixLookupFindsOtherTenant, auxSlotReused, lateWriteLanded, transferFailed, clientAborted, chunkedTransfer, requestRetracted (got "leakHappened")',
   ),
   yamlCase(
     'no requests',
@@ -206,7 +206,7 @@ const malformed: readonly Malformed[] = [
     what: 'an empty JSON file',
     run: () => parseScenario('\n', 'scenario.json'),
     message:
-      'scenario.json: file is empty; expected a mapping with keys name, description, requests, pageSize, prefillPoolTokens, decodePoolTokens, contextLen, reserve, transferFaults, maxTransferFaults, prefillChunks, clientAborts, maxClientAborts, lateWrites, auxSlots, prefillErrors, witnesses',
+      'scenario.json: file is empty; expected a mapping with keys name, description, requests, pageSize, prefillPoolTokens, decodePoolTokens, contextLen, reserve, transferFaults, maxTransferFaults, prefillChunks, clientAborts, maxClientAborts, lateWrites, auxSlots, prefillErrors, decodeReservedTokens, witnesses',
   },
   {
     what: 'an unsupported extension',

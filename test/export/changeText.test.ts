@@ -57,6 +57,14 @@ describe('changeText', () => {
       'a1 decode pages kept until the in-flight write drains',
     ],
     [
+      { kind: 'kvOffloaded', rid: 'b1', positions: 2 },
+      'b1 retracted: KV of 2 position(s) copied to host, its decode pages freed',
+    ],
+    [
+      { kind: 'kvLoaded', rid: 'b1', positions: 2 },
+      'b1 resumed: KV of 2 position(s) loaded back from host',
+    ],
+    [
       { kind: 'prefixReused', rid: 'b1', pages: [0, 1] },
       'b1 reuses prefill cache page(s) 0, 1 (locked)',
     ],

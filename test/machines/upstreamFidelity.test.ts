@@ -5,8 +5,22 @@
 import { describe, expect, it } from 'vitest';
 import { kvPollMonotone, rejectedHoldsNothing } from '../../invariants/index.ts';
 import { variantNamed } from '../../machines/variants.ts';
-import { band, incident } from '../../scenarios/index.ts';
-import { drive, toInflight } from './drive.ts';
+import { band, incident, tightDecode } from '../../scenarios/index.ts';
+import { check } from '../../src/checker/check.ts';
+import { stepChanges } from '../../src/checker/stepChanges.ts';
+import { drive, type Step, toInflight } from './drive.ts';
+
+/** From decode's prealloc of `rid` to its commit: prefill computes and sends, the KV lands. */
+function toCommitted(rid: string): Step[] {
+  return [
+    `PREFILL_INTAKE ${rid}`,
+    `PREFILL_BOOTSTRAPPED ${rid}`,
+    `PREFILL_FORWARD ${rid}`,
+    `SEND_KV ${rid}`,
+    `KV_WRITE_DONE ${rid}`,
+    `DECODE_COMMIT ${rid}`,
+  ];
+}
 
 describe('a decode placeholder (process_batch_result_prebuilt)', () => {
   // band: b1's 5-token prompt is rejected by the scheduler on both sides, so under
@@ -82,5 +96,113 @@ describe('a destination that arrived before any sender (awaitingSender)', () => 
     expect(d.req('b1')).toMatchObject({ decodePages: [], pollFailed: true });
     expect(rejectedHoldsNothing(d.state())).toBe(true);
     expect(kvPollMonotone(d.state())).toBe(true);
+  });
+});
+
+describe('decode’s reservation budget (pop_preallocated, _allocatable_tokens)', () => {
+  // tight-decode: a1 (1-token prompt, 4 new tokens) and b1 (2 and 3), a decode pool of 6 pages.
+  const dispatched = (scenario = tightDecode) =>
+    drive(scenario, variantNamed('fixed')).run(
+      'DISPATCH a1',
+      'DISPATCH b1',
+      'DECODE_INTAKE a1',
+      'DECODE_INTAKE b1',
+    );
+
+  it('keeps the reserve per transferring request free before it preallocates another', () => {
+    const reserving = { ...tightDecode, name: 'reserving', decodeReservedTokens: 1 };
+    const d = dispatched(reserving).run('DECODE_PREALLOC a1');
+    // 5 free tokens less a1's reserve of 1 leave 4; b1 needs its prompt plus 3 new tokens.
+    expect(d.enabled('DECODE_PREALLOC b1')).toBe(false);
+    expect(dispatched().run('DECODE_PREALLOC a1').enabled('DECODE_PREALLOC b1')).toBe(true);
+  });
+
+  it('keeps room for a running request to finish with the others retracted', () => {
+    const d = dispatched().run('DECODE_PREALLOC a1', ...toCommitted('a1'));
+    // a1 runs holding 2 tokens by decode's count and may need 3 more: 5 free less 3 is 2,
+    // and b1 needs 2 + 3 - 2 = 3.
+    expect(d.enabled('DECODE_PREALLOC b1')).toBe(false);
+    d.run('DECODE_STEP a1', 'DECODE_STEP a1');
+    expect(d.enabled('DECODE_PREALLOC b1')).toBe(true);
+  });
+});
+
+describe('retraction of running decode requests (retract_decode, resume_retracted_reqs)', () => {
+  const bothRunning = (scenario = tightDecode) =>
+    drive(scenario, variantNamed('fixed')).run(
+      'DISPATCH a1',
+      'DISPATCH b1',
+      'DECODE_INTAKE a1',
+      'DECODE_INTAKE b1',
+      'DECODE_PREALLOC a1',
+      'DECODE_PREALLOC b1',
+      ...toCommitted('a1'),
+      ...toCommitted('b1'),
+    );
+
+  it('retracts the request with the fewest output tokens when the batch’s next step finds no page', () => {
+    const d = bothRunning().run('DECODE_STEP a1', 'DECODE_STEP a1');
+    // a1 holds 3 pages and b1 2; both rows are full and one page is free.
+    expect(d.ctx().decodePool.free).toHaveLength(1);
+    expect(d.enabled('DECODE_RETRACT a1')).toBe(false);
+    const before = d.state();
+    d.run('DECODE_RETRACT b1');
+    expect(stepChanges(before, d.state())).toContainEqual({
+      kind: 'kvOffloaded',
+      rid: 'b1',
+      positions: 2,
+    });
+    expect(d.at('b1', 'decode')).toEqual({ admitted: 'retracted' });
+    expect(d.req('b1')).toMatchObject({ decodePages: [], hostKv: ['b1', 'b1'], seqLen: 2 });
+    expect(d.ctx().decodePool.free).toHaveLength(3);
+    // The last request of the batch is never retracted.
+    expect(d.enabled('DECODE_RETRACT a1')).toBe(false);
+  });
+
+  it('resumes a retracted request only after a step, and loads its KV back with its writers', () => {
+    const d = bothRunning().run('DECODE_STEP a1', 'DECODE_STEP a1', 'DECODE_RETRACT b1');
+    expect(d.enabled('DECODE_RESUME b1')).toBe(false);
+    d.run('DECODE_STEP a1');
+    const before = d.state();
+    d.run('DECODE_RESUME b1');
+    expect(stepChanges(before, d.state())).toContainEqual({
+      kind: 'kvLoaded',
+      rid: 'b1',
+      positions: 2,
+    });
+    expect(d.at('b1', 'decode')).toEqual({ admitted: 'running' });
+    const b1 = d.req('b1');
+    expect(b1.hostKv).toEqual([]);
+    expect(b1.decodePages).toHaveLength(2);
+    const pool = d.ctx().decodePool;
+    for (const page of b1.decodePages) expect(pool.writer[page]).toBe('b1');
+    d.run('DECODE_FINISH a1', 'DECODE_STEP b1', 'DECODE_STEP b1', 'DECODE_FINISH b1');
+    expect(d.req('b1').decodeReply).toEqual({ status: 200, tokens: 3 });
+  });
+
+  it('answers 499 for a retracted request whose client aborted, without resuming it', () => {
+    const aborts = { ...tightDecode, name: 'aborts', clientAborts: true };
+    const d = bothRunning(aborts).run(
+      'DECODE_STEP a1',
+      'DECODE_STEP a1',
+      'DECODE_RETRACT b1',
+      'CLIENT_ABORT b1',
+      'DECODE_RESUME b1',
+    );
+    expect(d.at('b1', 'decode')).toEqual({ done: 'aborted' });
+    expect(d.req('b1')).toMatchObject({
+      hostKv: [],
+      decodePages: [],
+      decodeReply: { status: 499, tokens: 0 },
+    });
+  });
+
+  it('lets tight-decode finish under fixed where a model without retraction deadlocks', () => {
+    const r = check(tightDecode, variantNamed('fixed'), {
+      engine: 'fast',
+      requiredWitnesses: tightDecode.witnesses,
+    });
+    expect(r.status).toBe('ok');
+    expect(r.witnesses?.find((w) => w.name === 'requestRetracted')?.reached).toBe(true);
   });
 });

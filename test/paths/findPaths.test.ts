@@ -101,11 +101,11 @@ describe('findPaths', () => {
       return [v.name, r.configurations, r.paths.length, r.truncated];
     });
     expect(counts).toEqual([
-      ['incident-2026', 179, 6, false],
-      ['fixed', 134, 0, false],
-      ['fixed-coverage', 134, 0, false],
-      ['retire-only', 168, 0, false],
-      ['coverage-only', 179, 6, false],
+      ['incident-2026', 193, 6, false],
+      ['fixed', 146, 0, false],
+      ['fixed-coverage', 146, 0, false],
+      ['retire-only', 180, 0, false],
+      ['coverage-only', 193, 6, false],
     ]);
   });
 
@@ -175,7 +175,7 @@ describe('renderPaths', () => {
     const text = renderPaths(findPaths(variantNamed('incident-2026')));
     const lines = text.split('\n');
     expect(lines[0]).toBe(
-      '[violation] incident-2026: 6 path(s) from a rejected state to a decoding state (checked 179 configurations)',
+      '[violation] incident-2026: 6 path(s) from a rejected state to a decoding state (checked 193 configurations)',
     );
     expect(lines).toContain(
       '  1. PREFILL_INTAKE  prefill: received → placeholder.bootstrapping; transfer: awaitingSender → waitingForInput',
@@ -188,7 +188,7 @@ describe('renderPaths', () => {
 
   it('prints an ok headline with the number of configurations checked', () => {
     expect(renderPaths(findPaths(variantNamed('fixed')))).toBe(
-      '[ok] fixed: no path from a rejected state to a decoding state (checked 134 configurations)',
+      '[ok] fixed: no path from a rejected state to a decoding state (checked 146 configurations)',
     );
   });
 });

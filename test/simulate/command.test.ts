@@ -25,18 +25,18 @@ describe('kvcheck simulate', () => {
       '--runs',
       '60',
       '--seed',
-      '5',
+      '1',
     );
     expect(r.code).toBe(1);
     expect(r.err).toBe('');
     expect(r.out).toMatch(/^\[violation\] incident × incident-2026: noCrossTenantRead \(60 runs/);
-    expect(r.out).toMatch(/seed 5; [\d.,]+ runs\/s; depth min \d+, median \d+/);
+    expect(r.out).toMatch(/seed 1; [\d.,]+ runs\/s; depth min \d+, median \d+/);
     expect(r.out).toMatch(
       /shrunk noCrossTenantRead: walk \d+ \(\d+ steps, 2 requests\) to 21 steps, 2 requests/,
     );
     expect(r.out).toContain('another tenant’s KV');
     expect(r.out).toContain(
-      'Reproduce: npx kvcheck simulate --scenario incident --variant incident-2026 --invariant noCrossTenantRead --runs 60 --depth 1000 --seed 5',
+      'Reproduce: npx kvcheck simulate --scenario incident --variant incident-2026 --invariant noCrossTenantRead --runs 60 --depth 1000 --seed 1',
     );
   });
 

@@ -45,6 +45,8 @@ const regionOfEvent: Readonly<Record<ExternalEvent['type'], string | null>> = {
   DECODE_TRANSFER_FAILED: 'decode',
   DECODE_STEP: 'decode',
   DECODE_FINISH: 'decode',
+  DECODE_RETRACT: 'decode',
+  DECODE_RESUME: 'decode',
   TIMEOUT: 'timer',
 };
 

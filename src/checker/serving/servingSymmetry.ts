@@ -104,13 +104,22 @@ function renamePool(pool: PagePool, pi: Renaming): PagePool {
   return { ...pool, owner, writer, strayWrites: stray };
 }
 
-/** `r` with the writers of its reads renamed and re-sorted; `r` itself if none moves. */
+/**
+ * `r` with the writers of its reads renamed and re-sorted, and those of its host copy renamed;
+ * `r` itself if none moves.
+ */
 function renameRequest(r: RequestState, pi: Renaming): RequestState {
-  if (!r.reads.some((x) => moves(pi, x.writer))) return r;
-  const reads = r.reads.map(
-    (x): KvRead => (x.writer === null ? x : { ...x, writer: pi.get(x.writer) ?? x.writer }),
-  );
-  return { ...r, reads: reads.sort(compareReads) };
+  const host = r.hostKv === undefined ? undefined : renameIds(r.hostKv, pi);
+  const readsMove = r.reads.some((x) => moves(pi, x.writer));
+  if (!readsMove && host === r.hostKv) return r;
+  const reads = readsMove
+    ? r.reads
+        .map(
+          (x): KvRead => (x.writer === null ? x : { ...x, writer: pi.get(x.writer) ?? x.writer }),
+        )
+        .sort(compareReads)
+    : r.reads;
+  return { ...r, reads, ...(host === undefined ? {} : { hostKv: host }) };
 }
 
 type ServingValue = Readonly<Record<RequestId, unknown>>;
@@ -198,6 +207,7 @@ export class VectorPermutation {
       const from = i * bw;
       const to = (this.to[i] as number) * bw;
       if (from !== to) for (let k = 0; k < reads; k++) dst[to + k] = src[from + k] as number;
+      this.renameHostKv(dst, to);
       dst.fill(0, to + reads, to + bw);
       for (let k = reads; k < bw; k++) {
         let x = src[from + k] as number;
@@ -213,6 +223,13 @@ export class VectorPermutation {
     }
     this.renamePool(dst, L.prefill);
     this.renamePool(dst, L.decode);
+  }
+
+  /** Renames the writer codes of the host copy in the request block at `b` of `w`, in place. */
+  private renameHostKv(w: Int32Array, b: number): void {
+    const host = b + this.layout.lists.hostKv.at;
+    const end = host + (w[host] as number);
+    for (let k = host + 1; k <= end; k++) w[k] = this.code[w[k] as number] as number;
   }
 
   /** Renames the request codes of `pool` in `w`, in place. */
