@@ -77,6 +77,19 @@ export interface Trace {
   readonly shortest?: false;
 }
 
+/**
+ * A liveness counterexample (a lasso) told as a Trace: `steps` are the prefix, then the cycle.
+ * The state after the last step is the state after step `loop` (the initial state when `loop`
+ * is 0), so steps `loop + 1` to the last repeat forever; `0 <= loop < steps.length`. This is
+ * ITF's `loop`: the index, in a list of states that starts with the initial one, of the state
+ * where the cycle starts.
+ */
+export interface LassoTrace extends Trace {
+  readonly loop: number;
+  /** The request whose obligation the cycle leaves open. */
+  readonly rid: string;
+}
+
 /** One property's result in one run. */
 export interface PropertyResult {
   readonly name: string;

@@ -3,8 +3,7 @@
  * checker, print or write the result, and return the exit code. Argument parsing lives in
  * `main.ts`; text lives in `render.ts`.
  */
-import { mkdirSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { writeFileSync } from 'node:fs';
 import { propertyNames } from '../../invariants/index.ts';
 import { largeScenarios, scenarios } from '../../scenarios/index.ts';
 import { expectationFor, structuralPaths } from '../../scenarios/manifest.ts';
@@ -14,16 +13,22 @@ import type { ScenarioResult } from '../checker/outcome.ts';
 import { livenessStatements } from '../checker/serving/servingLiveness.ts';
 import type { Progress } from '../engine/index.ts';
 import { reportInputFrom } from '../export/buildReport.ts';
-import { toItf } from '../export/itf.ts';
+import { itfFileName, toItf } from '../export/itf.ts';
 import { resultJson, traceJson } from '../export/outcomeJson.ts';
 import { plural } from '../numbers.ts';
 import { findPaths, renderPaths } from '../paths/index.ts';
 import { type SearchArgs, searchOptionsFrom } from './checkArgs.ts';
 import { planDeploymentCheck, planJson, renderMapping } from './deploymentCommands.ts';
 import { exitCode, exitCodeOfResults } from './exitCodes.ts';
-import { checkOutputPaths, writeFailure } from './outputPaths.ts';
+import { checkOutputPaths, writeFailure, writeFilesInto } from './outputPaths.ts';
 import { renderProgress, renderResults, renderVerdictTable, type ScenarioArgs } from './render.ts';
-import { checkRuns, reportSettings, reproducer, writeReportFiles } from './reportCommand.ts';
+import {
+  checkRuns,
+  livenessRuns,
+  reportSettings,
+  reproducer,
+  writeReportFiles,
+} from './reportCommand.ts';
 import {
   distinct,
   type Io,
@@ -74,29 +79,17 @@ function writeOutTrace(file: string, text: string): void {
 
 /**
  * Writes each counterexample as one ITF trace (the Informal Trace Format Apalache and Quint
- * read) into `dir`, named `<scenario>.<variant>.<property>.itf.json`.
+ * read) into `dir`, named `<scenario>.<variant>.<property>.itf.json` (`itfFileName`).
  */
 function writeItfFiles(dir: string, results: readonly ScenarioResult[]): void {
-  try {
-    mkdirSync(dir, { recursive: true });
-    for (const r of results) {
-      for (const p of r.properties) {
-        if (!p.trace) continue;
-        const meta = {
-          scenario: r.scenario,
-          variant: r.variant,
-          property: p.name,
-          statement: p.statement,
-        };
-        writeFileSync(
-          join(dir, `${r.scenario}.${r.variant}.${p.name}.itf.json`),
-          toItf(p.trace, meta),
-        );
-      }
-    }
-  } catch (e) {
-    throw writeFailure('--out-itf', dir, e);
-  }
+  const files = results.flatMap((r) =>
+    r.properties.flatMap((p): [string, string][] => {
+      if (!p.trace) return [];
+      const meta = { scenario: r.scenario, variant: r.variant, property: p.name };
+      return [[itfFileName(meta), toItf(p.trace, { ...meta, statement: p.statement })]];
+    }),
+  );
+  writeFilesInto('--out-itf', dir, files);
 }
 
 /**
@@ -243,6 +236,7 @@ export async function runAll(
     command: 'kvcheck all',
     version,
     settings: reportSettings(options),
+    liveness: livenessRuns(scenarios, variants, options),
   });
   const [md, html] = writeReportFiles(args.out, input);
   io.out(`Report: ${md} and ${html}\n`);

@@ -16,6 +16,7 @@ import { checkOutputPaths } from './outputPaths.ts';
 import { table } from './render.ts';
 import {
   checkRuns,
+  livenessRuns,
   type ReportArgs,
   reportSettings,
   reproducer,
@@ -125,6 +126,7 @@ export async function runDeploymentReport(
     command,
     version,
     settings: reportSettings(options),
+    liveness: livenessRuns(plan.scenarios, variants, options),
   });
   const deployment = { source: plan.source, lint: plan.lint, mapping: plan.mapping };
   const [md, html] = writeReportFiles(args.out, { ...input, deployment });

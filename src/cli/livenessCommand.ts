@@ -1,16 +1,24 @@
 /**
  * `kvcheck liveness [--scenario NAME | --config FILE]... [--variant NAME]... [--max-states N]
- * [--json]`: the leads-to properties (`eventuallyAnswered`, `pagesEventuallyFreed`) under weak
- * fairness per request region, per scenario × variant, on the unreduced state graph. A violation
- * is a lasso: a prefix, then a cycle every continuously enabled region takes part in. Exit 1 on
- * a lasso, 3 when a bound stopped a search first, 2 on bad input.
+ * [--json] [--out-itf DIR]`: the leads-to properties (`eventuallyAnswered`,
+ * `pagesEventuallyFreed`) under weak fairness per request region, per scenario × variant, on the
+ * unreduced state graph. A violation is a lasso: a prefix, then a cycle every continuously
+ * enabled region takes part in; `--out-itf` writes each lasso as an ITF trace with `loop`. Exit 1
+ * on a lasso, 3 when a bound stopped a search first, 2 on bad input.
  */
 import type { ServingContext } from '../../machines/context.ts';
 import type { ExternalEvent } from '../../machines/events.ts';
-import { checkServingLiveness, livenessStatements } from '../checker/serving/servingLiveness.ts';
-import type { Lasso, LivenessResult } from '../engine/index.ts';
+import {
+  lassoTrace,
+  livenessStatements,
+  type ServingLivenessRun,
+  servingLivenessRun,
+} from '../checker/serving/servingLiveness.ts';
+import type { Lasso } from '../engine/index.ts';
+import { itfFileName, toItfLasso } from '../export/itf.ts';
 import { count } from '../numbers.ts';
 import { exitCode } from './exitCodes.ts';
+import { checkOutputPaths, writeFilesInto } from './outputPaths.ts';
 import { type Io, resolveScenarios, resolveVariants, type SelectionArgs } from './resolve.ts';
 import { wholeNumber } from './usageError.ts';
 
@@ -18,14 +26,8 @@ import { wholeNumber } from './usageError.ts';
 export interface LivenessArgs extends SelectionArgs {
   readonly maxStates?: string;
   readonly json: boolean;
-}
-
-type Result = LivenessResult<ServingContext, ExternalEvent>;
-
-interface Row {
-  readonly scenario: string;
-  readonly variant: string;
-  readonly result: Result;
+  /** A folder to write each lasso into, as an ITF trace. */
+  readonly outItf?: string;
 }
 
 function stepText(e: ExternalEvent): string {
@@ -45,8 +47,8 @@ export function lassoText(lasso: Lasso<ServingContext, ExternalEvent>, rid: stri
   ];
 }
 
-function rowText(row: Row, rids: readonly string[]): string[] {
-  const { result } = row;
+function rowText(row: ServingLivenessRun): string[] {
+  const { result, rids } = row;
   const head = `${row.scenario} × ${row.variant} (${count(result.stats.states)} states)`;
   if (result.status === 'incomplete') {
     const by = result.bound ? ` by ${result.bound.reason} ${result.bound.limit}` : '';
@@ -63,8 +65,8 @@ function rowText(row: Row, rids: readonly string[]): string[] {
   ];
 }
 
-function rowJson(row: Row, rids: readonly string[]): unknown {
-  const { result } = row;
+function rowJson(row: ServingLivenessRun): unknown {
+  const { result, rids } = row;
   return {
     scenario: row.scenario,
     variant: row.variant,
@@ -81,32 +83,48 @@ function rowJson(row: Row, rids: readonly string[]): unknown {
   };
 }
 
-/** `kvcheck liveness`: prints the verdicts (text or JSON); returns the exit code. */
+/**
+ * Each lasso of `run` as one ITF file: `[itfFileName, toItfLasso text]`, the property's
+ * statement in `#meta` and the lasso's `loop` at the top level. None when no property is violated.
+ */
+export function lassoItfFiles(run: ServingLivenessRun): [string, string][] {
+  return run.result.lassos.map((l) => {
+    const meta = {
+      scenario: run.scenario,
+      variant: run.variant,
+      property: l.name,
+      statement: livenessStatements[l.name] ?? '',
+    };
+    return [itfFileName(meta), toItfLasso(lassoTrace(l, run.rids), meta)];
+  });
+}
+
+/**
+ * `kvcheck liveness`: prints the verdicts (text or JSON), writes each lasso into `--out-itf` as
+ * ITF (the folder is tried before any search); returns the exit code.
+ */
 export function runLiveness(args: LivenessArgs, io: Io): number {
+  if (args.outItf) checkOutputPaths([{ flag: '--out-itf', kind: 'folder', path: args.outItf }]);
   const { scenarios } = resolveScenarios(args, io.err);
   const variants = resolveVariants(args.variant);
   const maxStates =
     args.maxStates === undefined ? undefined : wholeNumber('--max-states', args.maxStates, 1);
-  const out: { row: Row; rids: string[] }[] = [];
-  for (const scenario of scenarios) {
-    const rids = scenario.requests.map((r) => r.id);
-    for (const variant of variants) {
-      const result = checkServingLiveness(scenario, variant, {
-        ...(maxStates !== undefined ? { maxStates } : {}),
-      });
-      out.push({ row: { scenario: scenario.name, variant: variant.name, result }, rids });
-    }
-  }
+  const runs = scenarios.flatMap((scenario) =>
+    variants.map((variant) =>
+      servingLivenessRun(scenario, variant, maxStates === undefined ? {} : { maxStates }),
+    ),
+  );
+  if (args.outItf) writeFilesInto('--out-itf', args.outItf, runs.flatMap(lassoItfFiles));
   if (args.json) {
-    io.out(`${JSON.stringify({ results: out.map((o) => rowJson(o.row, o.rids)) }, null, 2)}\n`);
+    io.out(`${JSON.stringify({ results: runs.map(rowJson) }, null, 2)}\n`);
   } else {
     const lines = [
       'kvcheck liveness: leads-to under weak fairness per request region (router, prefill, transfer, decode, timer); faults and client aborts need never happen',
-      ...out.flatMap((o) => rowText(o.row, o.rids)),
+      ...runs.flatMap(rowText),
     ];
     io.out(`${lines.join('\n')}\n`);
   }
-  const statuses = out.map((o) => o.row.result.status);
+  const statuses = runs.map((r) => r.result.status);
   if (statuses.includes('violation')) return exitCode.violation;
   if (statuses.includes('incomplete')) return exitCode.incomplete;
   return exitCode.ok;

@@ -198,6 +198,7 @@ function program(io: Io, setCode: (code: number) => void, argvText: string): Com
     .option('--variant <name>', 'engine variant (repeatable; default: all)', collect, [])
     .option('--max-states <n>', 'stop a search after n states (the result is incomplete)')
     .option('--json', 'print the verdicts and lassos as JSON', false)
+    .option('--out-itf <dir>', 'write each lasso as an ITF trace, with its loop, into dir')
     .action((opts) => setCode(runLiveness(opts, io)));
   cli
     .command('list')

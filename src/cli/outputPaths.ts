@@ -11,6 +11,7 @@ import {
   rmdirSync,
   statSync,
   unlinkSync,
+  writeFileSync,
 } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileProblem } from '../fileProblem.ts';
@@ -138,4 +139,22 @@ export function checkOutputPaths(outputs: readonly OutputPath[]): void {
 /** The UsageError for a write that failed after all: the option, the path and why, in words. */
 export function writeFailure(flag: string, path: string, e: unknown): UsageError {
   return cannot(flag, path, fileProblem(e));
+}
+
+/**
+ * Writes each `[name, text]` of `files` into the folder `dir`, created (with its parents) when
+ * missing, even when there is no file to write. A failure is the UsageError of `writeFailure`
+ * for `flag` and `dir`.
+ */
+export function writeFilesInto(
+  flag: string,
+  dir: string,
+  files: readonly (readonly [string, string])[],
+): void {
+  try {
+    mkdirSync(dir, { recursive: true });
+    for (const [name, text] of files) writeFileSync(join(dir, name), text);
+  } catch (e) {
+    throw writeFailure(flag, dir, e);
+  }
 }

@@ -1,11 +1,17 @@
 /**
- * The report built from checked runs: the statecharts a review reads and each counterexample
- * drawn as a sequence diagram, around the Outcome's results. Pure apart from the SVG layout
- * (Graphviz, loaded once); the command line only runs the checks and writes the files.
+ * The report built from checked runs: the statecharts a review reads, each counterexample drawn
+ * as a sequence diagram, and the leads-to verdicts with their lassos, around the Outcome's
+ * results. Pure apart from the SVG layout (Graphviz, loaded once); the command line only runs
+ * the checks and the liveness runs, and writes the files.
  */
 import type { Scenario } from '../../machines/scenario.ts';
 import type { Variant } from '../../machines/variants.ts';
 import type { ScenarioResult } from '../checker/outcome.ts';
+import {
+  lassoTrace,
+  livenessStatements,
+  type ServingLivenessRun,
+} from '../checker/serving/servingLiveness.ts';
 import { toDotDiff } from './chartDiff.ts';
 import type { ChartGraph } from './chartGraph.ts';
 import { toDot } from './dotStatechart.ts';
@@ -14,6 +20,9 @@ import {
   barriersOf,
   type Counterexample,
   type Diagram,
+  type LeadsToCell,
+  type LivenessRow,
+  type LivenessSection,
   type ReportInput,
   type ReportSettings,
 } from './reportModel.ts';
@@ -85,6 +94,54 @@ function counterexamplesOf(
   );
 }
 
+/** The liveness runs a report shows, and the state bound they ran with. */
+export interface LivenessRuns {
+  readonly maxStates: number;
+  readonly runs: readonly ServingLivenessRun[];
+}
+
+/**
+ * One run's row: each property `holds` (with its cycle count) or `violated` (with its lasso,
+ * told step by step) on an exhaustive run, and every property `incomplete` when a bound stopped
+ * the search: a bounded run never shows as a pass.
+ */
+function livenessRow(run: ServingLivenessRun, names: readonly string[]): LivenessRow {
+  const { result } = run;
+  const stopped = result.status === 'incomplete' || result.bound !== undefined;
+  const cells = names.map((name): LeadsToCell => {
+    const lasso = result.lassos.find((l) => l.name === name);
+    if (lasso) return { verdict: 'violated', lasso: lassoTrace(lasso, run.rids) };
+    const verdict = result.properties.find((p) => p.name === name);
+    if (stopped || !verdict) return { verdict: 'incomplete' };
+    return { verdict: 'holds', cycles: verdict.cycles };
+  });
+  return {
+    scenario: run.scenario,
+    variant: run.variant,
+    status: stopped ? 'incomplete' : result.status,
+    states: result.stats.states,
+    ...(result.bound ? { bound: result.bound } : {}),
+    cells,
+  };
+}
+
+/**
+ * The report's liveness section from `liveness`: the leads-to properties with their statements
+ * (`livenessStatements` order), then one row per run, in the runs' order. Pure.
+ */
+export function livenessSection(liveness: LivenessRuns): LivenessSection {
+  const properties = Object.entries(livenessStatements).map(([name, statement]) => ({
+    name,
+    statement,
+  }));
+  const names = properties.map((p) => p.name);
+  return {
+    maxStates: liveness.maxStates,
+    properties,
+    rows: liveness.runs.map((run) => livenessRow(run, names)),
+  };
+}
+
 /** What a report is made from once the checks have run. */
 export interface CheckedRuns {
   readonly scenarios: readonly Scenario[];
@@ -97,9 +154,14 @@ export interface CheckedRuns {
   readonly version: string;
   /** The engine and bounds the checks ran with. */
   readonly settings: ReportSettings;
+  /** The leads-to properties' runs, per scenario × variant, and their state bound. */
+  readonly liveness: LivenessRuns;
 }
 
-/** The report's input from runs already checked: draws the statecharts and counterexamples. */
+/**
+ * The report's input from runs already checked: draws the statecharts and counterexamples, and
+ * tells the liveness runs' lassos step by step.
+ */
 export async function reportInputFrom(runs: CheckedRuns): Promise<ReportInput> {
   return {
     version: runs.version,
@@ -110,6 +172,7 @@ export async function reportInputFrom(runs: CheckedRuns): Promise<ReportInput> {
     results: runs.results,
     diagrams: await statechartDiagrams(runs.variants),
     counterexamples: counterexamplesOf(runs.results, runs.reproduce),
+    liveness: livenessSection(runs.liveness),
     charts: new Map<string, ChartGraph>(
       runs.variants.map((v) => [v.name, chartGraph('request', v)]),
     ),

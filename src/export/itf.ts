@@ -3,8 +3,12 @@
  * (https://apalache-mc.org/docs/adr/015adr-trace.html): a `#meta` header, the variable names, and
  * one state per step after the initial one. Integers are `{ "#bigint": "…" }`, records are plain
  * objects, lists are arrays. `docs/trace-format.md` documents the variables.
+ *
+ * A liveness counterexample is a lasso, written with ITF's optional top-level `loop`: in the
+ * ADR's words, `loop` "specifies the index of the state (in the array of states) that starts the
+ * loop. The loop ends in the last state."
  */
-import type { RegionSnapshot, Trace } from '../checker/outcome.ts';
+import type { LassoTrace, RegionSnapshot, Trace } from '../checker/outcome.ts';
 import { changeText } from './changeText.ts';
 import { safeJson } from './escape.ts';
 import type { TraceMeta } from './sequenceDiagram.ts';
@@ -79,13 +83,8 @@ function initialRegions(trace: Trace): RegionSnapshot {
   );
 }
 
-/**
- * The ITF trace of `trace` as data: `states[0]` is the initial state (every region of every
- * request in its initial state), then one state per step, so `states.length` is
- * `trace.steps.length + 1` and `states[i]['#meta'].index === i`.
- */
-export function itfTrace(trace: Trace, meta: TraceMeta, options: ItfOptions = {}): ItfTrace {
-  const withChanges = options.changes ?? true;
+/** The ITF states of `trace`: the initial state, then one state per step. */
+function itfStates(trace: Trace, withChanges: boolean): ItfState[] {
   const initial: ItfState = {
     '#meta': { index: 0 },
     step: bigint(0),
@@ -94,7 +93,7 @@ export function itfTrace(trace: Trace, meta: TraceMeta, options: ItfOptions = {}
     regions: initialRegions(trace),
     ...(withChanges ? { changes: [] } : {}),
   };
-  const states = [
+  return [
     initial,
     ...trace.steps.map(
       (s, i): ItfState => ({
@@ -107,21 +106,72 @@ export function itfTrace(trace: Trace, meta: TraceMeta, options: ItfOptions = {}
       }),
     ),
   ];
+}
+
+/** The trace's `#meta`: the format, kvcheck's source, and what was violated where. */
+function itfHeader(trace: Trace, meta: TraceMeta, source: string): ItfTrace['#meta'] {
   return {
-    '#meta': {
-      format: 'ITF',
-      'format-description': itfFormatDescription,
-      source: options.source ?? 'kvcheck',
-      description: `${meta.property} violated in ${meta.scenario} × ${meta.variant}: ${trace.message}`,
-      scenario: meta.scenario,
-      variant: meta.variant,
-      property: meta.property,
-      statement: meta.statement,
-      violation: trace.message,
-    },
-    vars: ['step', 'event', 'actor', 'regions', ...(withChanges ? ['changes'] : [])],
-    states,
+    format: 'ITF',
+    'format-description': itfFormatDescription,
+    source,
+    description: `${meta.property} violated in ${meta.scenario} × ${meta.variant}: ${trace.message}`,
+    scenario: meta.scenario,
+    variant: meta.variant,
+    property: meta.property,
+    statement: meta.statement,
+    violation: trace.message,
   };
+}
+
+/**
+ * The ITF trace of `trace` as data: `states[0]` is the initial state (every region of every
+ * request in its initial state), then one state per step, so `states.length` is
+ * `trace.steps.length + 1` and `states[i]['#meta'].index === i`.
+ */
+export function itfTrace(trace: Trace, meta: TraceMeta, options: ItfOptions = {}): ItfTrace {
+  const withChanges = options.changes ?? true;
+  return {
+    '#meta': itfHeader(trace, meta, options.source ?? 'kvcheck'),
+    vars: ['step', 'event', 'actor', 'regions', ...(withChanges ? ['changes'] : [])],
+    states: itfStates(trace, withChanges),
+  };
+}
+
+/**
+ * A lasso in ITF, as the ADR reads `loop`: `states[loop]` to the last state form the cycle, and
+ * the run goes on from the last state back to `states[loop]`. The states are `itfTrace`'s (the
+ * initial state, then one per step) without the last one, which is `states[loop]` again; the
+ * step that closes the cycle is named in `#meta.loopEvent` (`DECODE_STEP b1`).
+ */
+export interface ItfLasso extends Omit<ItfTrace, '#meta'> {
+  readonly '#meta': ItfTrace['#meta'] & { readonly loopEvent: string };
+  readonly loop: number;
+}
+
+/**
+ * The ITF lasso of `lasso` as data: `itfTrace(lasso, …)` less its last state, with
+ * `loop: lasso.loop` and the closing step's event in `#meta.loopEvent`, so `states.length` is
+ * `lasso.steps.length`. Throws a RangeError when `loop` is not a step index
+ * (`0 <= loop < steps.length`).
+ */
+export function itfLasso(lasso: LassoTrace, meta: TraceMeta, options: ItfOptions = {}): ItfLasso {
+  const { loop, steps } = lasso;
+  if (!Number.isInteger(loop) || loop < 0 || loop >= steps.length) {
+    throw new RangeError(`lasso loop ${loop} is not a step index of its ${steps.length} steps`);
+  }
+  const full = itfTrace(lasso, meta, options);
+  const closing = full.states.at(-1)?.event ?? '';
+  return {
+    ...full,
+    '#meta': { ...full['#meta'], loopEvent: closing },
+    states: full.states.slice(0, -1),
+    loop,
+  };
+}
+
+/** `value` as ITF's JSON text: `safeJson` (2-space indent, HTML-safe) and a trailing newline. */
+function itfText(value: ItfTrace | ItfLasso): string {
+  return `${safeJson(value)}\n`;
 }
 
 /**
@@ -130,5 +180,21 @@ export function itfTrace(trace: Trace, meta: TraceMeta, options: ItfOptions = {}
  * Deterministic.
  */
 export function toItf(trace: Trace, meta: TraceMeta, options: ItfOptions = {}): string {
-  return `${safeJson(itfTrace(trace, meta, options))}\n`;
+  return itfText(itfTrace(trace, meta, options));
+}
+
+/**
+ * The ITF lasso of `lasso` as JSON text, written as `toItf` writes a trace; `JSON.parse`
+ * returns `itfLasso(…)`. Deterministic; throws as `itfLasso` does.
+ */
+export function toItfLasso(lasso: LassoTrace, meta: TraceMeta, options: ItfOptions = {}): string {
+  return itfText(itfLasso(lasso, meta, options));
+}
+
+/**
+ * The file name kvcheck gives one trace in ITF, counterexample or lasso alike:
+ * `<scenario>.<variant>.<property>.itf.json` (the ADR's extension).
+ */
+export function itfFileName(meta: Pick<TraceMeta, 'scenario' | 'variant' | 'property'>): string {
+  return `${meta.scenario}.${meta.variant}.${meta.property}.itf.json`;
 }

@@ -4,7 +4,7 @@
  * in, text out. Every user-supplied string is escaped.
  */
 
-import type { TraceChange } from '../checker/outcome.ts';
+import type { TraceChange, TraceStep } from '../checker/outcome.ts';
 import { count, duration } from '../numbers.ts';
 import { changeText } from './changeText.ts';
 import { deploymentHtml } from './deploymentSection.ts';
@@ -14,6 +14,13 @@ import {
   barriersOf,
   coverageFor,
   defenceNote,
+  type LeadsToCell,
+  type LivenessLasso,
+  leadsToText,
+  livenessIntro,
+  livenessLassos,
+  livenessStatesText,
+  loopText,
   orderRelations,
   propertyText,
   type ReportInput,
@@ -149,33 +156,74 @@ function changeHtml(c: TraceChange): string {
   return c.kind === 'slotRead' && c.foreign ? `<span class="foreign">${text}</span>` : text;
 }
 
+/** A trace's steps as a table; with `loop`, step `loop + 1` is marked as where the cycle starts. */
+function stepsTable(steps: readonly TraceStep[], loop?: number): string {
+  return table(
+    ['step', 'actor', 'event', 'what changed'],
+    steps.map((s, i) => [
+      { html: String(s.step), cls: 'num' },
+      s.actor,
+      {
+        html: `<code>${h(s.event)}</code> ${h(s.rid)}${i === loop ? ' <strong>← cycle starts</strong>' : ''}`,
+      },
+      {
+        html: s.changes.map(changeHtml).join('<br>'),
+        cls: 'small',
+      },
+    ]),
+    'steps',
+  );
+}
+
 function counterexamples(input: ReportInput): string {
   if (input.counterexamples.length === 0) return '<p>No property is violated in any run.</p>';
   return input.counterexamples
     .map((c) => {
-      const steps = table(
-        ['step', 'actor', 'event', 'what changed'],
-        c.trace.steps.map((s) => [
-          { html: String(s.step), cls: 'num' },
-          s.actor,
-          { html: `<code>${h(s.event)}</code> ${h(s.rid)}` },
-          {
-            html: s.changes.map(changeHtml).join('<br>'),
-            cls: 'small',
-          },
-        ]),
-        'steps',
-      );
       return `<article class="cex">
 <h3><code>${h(c.property)}</code> in ${h(c.scenario)} × ${h(c.variant)} <span class="small">(${c.trace.steps.length} steps)</span></h3>
 <p>${h(c.statement)}</p>
 <p class="violated-msg"><strong>Violated:</strong> ${h(c.trace.message)}</p>
 <figure class="diagram sequence">${inlineSvg(c.svg)}</figure>
-${steps}
+${stepsTable(c.trace.steps)}
 <p class="small">Reproduce: <code>${h(c.reproduce)}</code></p>
 </article>`;
     })
     .join('\n');
+}
+
+function leadsToCell(cell: LeadsToCell): Cell {
+  return badge(cell.verdict, leadsToText(cell));
+}
+
+/** One lasso: what it violates, its steps with the cycle's start marked, and where it returns. */
+function lassoHtml(l: LivenessLasso): string {
+  const { lasso } = l;
+  return `<article class="cex">
+<h3><code>${h(l.property)}</code> in ${h(l.scenario)} × ${h(l.variant)} <span class="small">(${lasso.steps.length} steps, loop ${lasso.loop})</span></h3>
+<p>${h(l.statement)}</p>
+<p class="violated-msg"><strong>Violated:</strong> ${h(lasso.message)}</p>
+${stepsTable(lasso.steps, lasso.loop)}
+<p>↺ ${h(loopText(lasso))}</p>
+</article>`;
+}
+
+function liveness(input: ReportInput): string {
+  const { liveness: section } = input;
+  const verdicts = table(
+    ['scenario', 'variant', 'verdict', 'states', ...section.properties.map((p) => p.name)],
+    section.rows.map((r) => [
+      r.scenario,
+      r.variant,
+      badge(r.status),
+      { html: h(livenessStatesText(r)), cls: r.status === 'incomplete' ? 'small' : 'num' },
+      ...r.cells.map(leadsToCell),
+    ]),
+  );
+  const statements = section.properties
+    .map((p) => `<li><code>${h(p.name)}</code>: ${h(p.statement)}</li>`)
+    .join('\n');
+  const lassos = livenessLassos(section).map(lassoHtml).join('\n');
+  return `<p>${h(livenessIntro(section))}</p>\n<ul>\n${statements}\n</ul>\n${verdicts}${lassos ? `\n${lassos}` : ''}`;
 }
 
 function coverage(input: ReportInput): string {
@@ -218,6 +266,7 @@ const sections: readonly [string, string, (input: ReportInput) => string][] = [
   ['properties', 'Properties', propertyTable],
   ['barriers', 'Barrier matrix', barrierMatrix],
   ['counterexamples', 'Counterexamples', counterexamples],
+  ['liveness', 'Liveness', liveness],
   ['coverage', 'Coverage', coverage],
   ['witnesses', 'Witnesses', witnesses],
 ];

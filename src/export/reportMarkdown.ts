@@ -3,6 +3,7 @@
  * Pure: a `ReportInput` in, text out. Every user-supplied string is escaped.
  */
 
+import type { TraceStep } from '../checker/outcome.ts';
 import { count, duration } from '../numbers.ts';
 import { changeText } from './changeText.ts';
 import { deploymentMarkdown } from './deploymentSection.ts';
@@ -11,6 +12,12 @@ import {
   barriersOf,
   coverageFor,
   defenceNote,
+  type LivenessLasso,
+  leadsToText,
+  livenessIntro,
+  livenessLassos,
+  livenessStatesText,
+  loopText,
   orderRelations,
   propertyText,
   type ReportInput,
@@ -20,6 +27,9 @@ import {
 } from './reportModel.ts';
 
 const mark = { holds: '✓ holds', violated: '✗ violated', unknown: '? unknown' } as const;
+
+/** A run's verdict as the tables mark it. */
+const verdictMark = { ok: '✓ ok', violation: '✗ violation', incomplete: '? incomplete' } as const;
 
 function row(cells: readonly string[]): string {
   return `| ${cells.join(' | ')} |`;
@@ -35,7 +45,7 @@ function verdicts(input: ReportInput): string {
   const rows = input.results.map((r) => [
     cell(r.scenario),
     cell(r.variant),
-    r.status === 'ok' ? '✓ ok' : r.status === 'violation' ? '✗ violation' : '? incomplete',
+    verdictMark[r.status],
     count(r.stats.states),
     count(r.stats.transitions),
     String(r.stats.depth),
@@ -113,28 +123,64 @@ function barrierMatrix(input: ReportInput): string {
   return tableOf(header, rows);
 }
 
+/** A trace's steps as a table; with `loop`, step `loop + 1` is marked as where the cycle starts. */
+function stepsTable(steps: readonly TraceStep[], loop?: number): string {
+  return tableOf(
+    ['step', 'actor', 'event', 'what changed'],
+    steps.map((s, i) => [
+      String(s.step),
+      cell(s.actor),
+      `${s.event} ${cell(s.rid)}${i === loop ? ' **← cycle starts**' : ''}`,
+      s.changes.map((c) => cell(changeText(c))).join('<br>'),
+    ]),
+  );
+}
+
 function counterexamples(input: ReportInput): string {
   if (input.counterexamples.length === 0) return 'No property is violated in any run.';
   return input.counterexamples
-    .map((c) => {
-      const steps = tableOf(
-        ['step', 'actor', 'event', 'what changed'],
-        c.trace.steps.map((s) => [
-          String(s.step),
-          cell(s.actor),
-          `${s.event} ${cell(s.rid)}`,
-          s.changes.map((c) => cell(changeText(c))).join('<br>'),
-        ]),
-      );
-      return [
+    .map((c) =>
+      [
         `### \`${c.property}\` in ${escapeHtml(c.scenario)} × ${escapeHtml(c.variant)} (${c.trace.steps.length} steps)`,
         `${escapeHtml(c.statement)}\n\n**Violated:** ${escapeHtml(c.trace.message)}`,
-        steps,
+        stepsTable(c.trace.steps),
         `\`\`\`mermaid\n${c.mermaid.trim()}\n\`\`\``,
         `Reproduce: \`${escapeHtml(c.reproduce)}\``,
-      ].join('\n\n');
-    })
+      ].join('\n\n'),
+    )
     .join('\n\n');
+}
+
+/** One lasso: what it violates, its steps with the cycle's start marked, and where it returns. */
+function lassoMarkdown(l: LivenessLasso): string {
+  const { lasso } = l;
+  return [
+    `### \`${l.property}\` in ${escapeHtml(l.scenario)} × ${escapeHtml(l.variant)} (${lasso.steps.length} steps, loop ${lasso.loop})`,
+    `${escapeHtml(l.statement)}\n\n**Violated:** ${escapeHtml(lasso.message)}`,
+    stepsTable(lasso.steps, lasso.loop),
+    `↺ ${escapeHtml(loopText(lasso))}`,
+  ].join('\n\n');
+}
+
+function liveness(input: ReportInput): string {
+  const { liveness: section } = input;
+  const statements = section.properties.map((p) => `- \`${p.name}\`: ${escapeHtml(p.statement)}`);
+  const verdicts = tableOf(
+    ['scenario', 'variant', 'verdict', 'states', ...section.properties.map((p) => `\`${p.name}\``)],
+    section.rows.map((r) => [
+      cell(r.scenario),
+      cell(r.variant),
+      verdictMark[r.status],
+      cell(livenessStatesText(r)),
+      ...r.cells.map((c) => cell(leadsToText(c))),
+    ]),
+  );
+  return [
+    escapeHtml(livenessIntro(section)),
+    statements.join('\n'),
+    verdicts,
+    ...livenessLassos(section).map(lassoMarkdown),
+  ].join('\n\n');
 }
 
 function coverage(input: ReportInput): string {
@@ -181,6 +227,7 @@ export function reportMarkdown(input: ReportInput): string {
     `## Properties\n\n${propertyTable(input)}`,
     `## Barrier matrix\n\nWhich variant stops which failure: ✓ holds in every scenario, ✓ vacuous holds only because nothing could fail it, ✗ violated in at least one.\n\n${barrierMatrix(input)}`,
     `## Counterexamples\n\n${counterexamples(input)}`,
+    `## Liveness\n\n${liveness(input)}`,
     `## Coverage\n\nStates and transitions of one request's lifecycle that the runs visited; a transition never taken is a finding.\n\n${coverage(input)}`,
     `## Witnesses\n\n${witnesses(input)}`,
     `---\n\nkvcheck ${escapeHtml(input.version)} · \`${escapeHtml(input.command)}\` · ${settingsText(input.settings)}`,

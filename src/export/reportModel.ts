@@ -11,8 +11,15 @@ import {
   type Switches,
   type Variant,
 } from '../../machines/variants.ts';
-import type { PropertyStatus, ScenarioResult, Trace } from '../checker/outcome.ts';
-import { count } from '../numbers.ts';
+import type {
+  Bound,
+  LassoTrace,
+  PropertyStatus,
+  ScenarioResult,
+  Trace,
+  Verdict,
+} from '../checker/outcome.ts';
+import { count, plural } from '../numbers.ts';
 import type { ChartGraph } from './chartGraph.ts';
 import { type RegionCoverage, regionCoverage } from './coverage.ts';
 import type { DeploymentSection } from './deploymentSection.ts';
@@ -54,6 +61,89 @@ export function settingsText(settings: ReportSettings): string {
   ].join(', ');
 }
 
+/** One leads-to property's verdict in one liveness run, as the report shows it. */
+export type LeadsToCell =
+  | { readonly verdict: 'holds'; readonly cycles: number }
+  | { readonly verdict: 'violated'; readonly lasso: LassoTrace }
+  | { readonly verdict: 'incomplete' };
+
+/** One scenario × variant's liveness run, as the report's liveness section shows it. */
+export interface LivenessRow {
+  readonly scenario: string;
+  readonly variant: string;
+  /** `incomplete` whenever a bound stopped the search: a bounded run is never a pass. */
+  readonly status: Verdict;
+  /** States explored: all of the unreduced graph's, unless a bound stopped the search. */
+  readonly states: number;
+  /** Present when a bound stopped the search. */
+  readonly bound?: Bound;
+  /** One cell per property of the section, in its order. */
+  readonly cells: readonly LeadsToCell[];
+}
+
+/** The report's liveness section: the leads-to properties, and one row per run. */
+export interface LivenessSection {
+  /** The state bound every run had. */
+  readonly maxStates: number;
+  readonly properties: readonly { readonly name: string; readonly statement: string }[];
+  readonly rows: readonly LivenessRow[];
+}
+
+/** A lasso of the liveness section, with where it was found and what it violates. */
+export interface LivenessLasso {
+  readonly scenario: string;
+  readonly variant: string;
+  readonly property: string;
+  readonly statement: string;
+  readonly lasso: LassoTrace;
+}
+
+/** The liveness section's opening paragraph: what is checked, how, and the bound. */
+export function livenessIntro(section: LivenessSection): string {
+  return `Leads-to properties under weak fairness per request region (router, prefill, transfer, decode, timer); faults, prefill errors and client aborts need never happen. Each run explores the whole unreduced state graph, up to ${count(section.maxStates)} states: a run that bound stops is incomplete, never a pass. A violation is a lasso, a prefix and then a cycle; its loop index, as in ITF’s loop field, is the state the cycle returns to (0: the initial state).`;
+}
+
+/** A cell's verdict in words: `holds (no cycle)`, `violated for a1: a lasso of 22 steps, loop 20`. */
+export function leadsToText(cell: LeadsToCell): string {
+  if (cell.verdict === 'incomplete') return 'incomplete';
+  if (cell.verdict === 'violated') {
+    const { rid, steps, loop } = cell.lasso;
+    return `violated for ${rid}: a lasso of ${plural(steps.length, 'step')}, loop ${loop}`;
+  }
+  return cell.cycles === 0
+    ? 'holds (no cycle)'
+    : `holds (${plural(cell.cycles, 'cycle')}, none fair)`;
+}
+
+/** A row's states in words; when a bound stopped it, the bound too (`… stopped by maxStates …`). */
+export function livenessStatesText(row: LivenessRow): string {
+  const states = count(row.states);
+  if (row.status !== 'incomplete') return states;
+  const by = row.bound ? ` by ${row.bound.reason} ${count(row.bound.limit)}` : '';
+  return `${states}, stopped${by}: liveness needs the whole graph`;
+}
+
+/** Where a lasso's cycle runs and where it returns, in one sentence. */
+export function loopText(lasso: LassoTrace): string {
+  const n = lasso.steps.length;
+  const back = lasso.loop === 0 ? 'the initial state' : `the state after step ${lasso.loop}`;
+  const cycle =
+    lasso.loop + 1 === n ? `Step ${n} repeats` : `Steps ${lasso.loop + 1} to ${n} repeat`;
+  return `${cycle} forever: after step ${n} the run is back in ${back} (loop index ${lasso.loop}).`;
+}
+
+/** Every lasso of the section, row by row, in property order. */
+export function livenessLassos(section: LivenessSection): LivenessLasso[] {
+  return section.rows.flatMap((row) =>
+    row.cells.flatMap((cell, i): LivenessLasso[] => {
+      const p = section.properties[i];
+      if (cell.verdict !== 'violated' || !p) return [];
+      const { scenario, variant } = row;
+      return [{ scenario, variant, property: p.name, statement: p.statement, lasso: cell.lasso }];
+    }),
+  );
+}
+
 /** Everything the report is made from. */
 export interface ReportInput {
   readonly version: string;
@@ -65,6 +155,8 @@ export interface ReportInput {
   readonly results: readonly ScenarioResult[];
   readonly diagrams: readonly Diagram[];
   readonly counterexamples: readonly Counterexample[];
+  /** The leads-to properties' verdicts per scenario × variant (`kvcheck liveness`, bounded). */
+  readonly liveness: LivenessSection;
   /** The `request` chart under each variant, for coverage. */
   readonly charts: ReadonlyMap<string, ChartGraph>;
   /** A deployment the scenarios were derived from (`kvcheck report --deployment`), if any. */

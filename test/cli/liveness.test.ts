@@ -1,14 +1,27 @@
 /**
  * `kvcheck liveness`: the serving model's leads-to properties on the built-in scenarios, a cycle
- * that weak fairness rules out, the lasso's rendering, and the fairness groups.
+ * that weak fairness rules out, the lasso's rendering (terminal and ITF files), the fairness
+ * groups, and the liveness section `kvcheck report` writes.
  */
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { z } from 'zod';
 import type { ServingContext } from '../../machines/context.ts';
 import type { ExternalEvent } from '../../machines/events.ts';
 import { servingFairness } from '../../src/checker/serving/servingLiveness.ts';
-import { lassoText } from '../../src/cli/livenessCommand.ts';
+import { lassoItfFiles, lassoText } from '../../src/cli/livenessCommand.ts';
 import type { Lasso } from '../../src/engine/index.ts';
-import { run } from './runCli.ts';
+import { stalledDecodeRun } from '../export/fixtures.ts';
+import { run, usageError } from './runCli.ts';
+
+let dir: string;
+beforeAll(() => {
+  dir = mkdtempSync(join(tmpdir(), 'kvcheck-liveness-'));
+});
+afterAll(() => {
+  rmSync(dir, { recursive: true, force: true });
+});
 
 const verdict = z.object({ name: z.string(), violated: z.boolean(), cycles: z.number() });
 const outputSchema = z.object({
@@ -83,5 +96,81 @@ describe('servingFairness', () => {
     expect(servingFairness({ type: 'TIMEOUT', rid: 'b1' })).toBe('b1.timer');
     expect(servingFairness({ type: 'TRANSFER_FAIL', rid: 'a1' })).toBeNull();
     expect(servingFairness({ type: 'CLIENT_ABORT', rid: 'a1' })).toBeNull();
+  });
+});
+
+describe('liveness --out-itf', () => {
+  it('writes each lasso as one ITF file, with its loop and one state per step plus the initial one', () => {
+    const stalled = stalledDecodeRun();
+    const files = lassoItfFiles(stalled);
+    expect(files.map(([name]) => name)).toEqual([
+      'happy.stalled-decode.eventuallyAnswered.itf.json',
+      'happy.stalled-decode.pagesEventuallyFreed.itf.json',
+    ]);
+    files.forEach(([, text], i) => {
+      const lasso = stalled.result.lassos[i];
+      const itf = JSON.parse(text);
+      expect(itf['#meta']).toMatchObject({ format: 'ITF', property: lasso?.name });
+      expect(itf.loop).toBe(lasso?.loop);
+      expect(itf.states).toHaveLength(lasso?.trace.length ?? 0);
+      const closing = lasso?.trace.at(-1)?.event;
+      expect(itf['#meta'].loopEvent).toBe(`${closing?.type} ${closing?.rid}`);
+    });
+  });
+
+  it('writes no file where every property holds, but creates the folder', async () => {
+    const out = join(dir, 'itf-none', 'nested');
+    const r = await run('liveness', '--scenario', 'happy', '--variant', 'fixed', '--out-itf', out);
+    expect(r.code).toBe(0);
+    expect(readdirSync(out)).toEqual([]);
+  });
+
+  it('refuses a folder it cannot write before any search', async () => {
+    const file = join(dir, 'a-file');
+    writeFileSync(file, '');
+    const line = usageError(
+      await run('liveness', '--scenario', 'happy', '--variant', 'fixed', '--out-itf', file),
+    );
+    expect(line).toBe(`error: --out-itf: cannot write ${file}: it is a file, not a folder`);
+  });
+});
+
+describe('report: the liveness section', () => {
+  /** The liveness section of the report.md `kvcheck report` writes into `out`, exiting `code`. */
+  async function livenessOfReport(out: string, code: number, ...extra: string[]): Promise<string> {
+    const r = await run(
+      'report',
+      '--scenario',
+      'band',
+      '--variant',
+      'fixed',
+      '--out',
+      out,
+      ...extra,
+    );
+    expect(r.code).toBe(code);
+    const md = readFileSync(join(out, 'report.md'), 'utf8');
+    return md.slice(md.indexOf('\n## Liveness\n'), md.indexOf('\n## Coverage\n'));
+  }
+
+  it('shows each scenario × variant’s leads-to verdicts, the same on every run', async () => {
+    const first = await livenessOfReport(join(dir, 'report-1'), 0);
+    expect(first).toContain('up to 200,000 states');
+    expect(first).toMatch(/\n\| band \| fixed \| ✓ ok \| [\d,]+ \| holds \(/);
+    expect(await livenessOfReport(join(dir, 'report-2'), 0)).toBe(first);
+  });
+
+  it('is incomplete, never a pass, under a state bound too small for the graph', async () => {
+    const section = await livenessOfReport(
+      join(dir, 'report-3'),
+      // The check is bounded too: the exit code is the report's, 3.
+      3,
+      '--max-states',
+      '20',
+    );
+    expect(section).toContain('up to 20 states');
+    expect(section).toMatch(
+      /\n\| band \| fixed \| \? incomplete \| [\d,]+, stopped by maxStates 20: liveness needs the whole graph \| incomplete \| incomplete \|/,
+    );
   });
 });

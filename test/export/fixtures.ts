@@ -1,11 +1,20 @@
 /**
  * Counterexamples of the `incident` scenario under `incident-2026`, checked once per test file,
- * and a hand-built trace whose names try to break out of every output language.
+ * a seeded livelock's lassos, and a hand-built trace whose names try to break out of every output
+ * language.
  */
+import { assign } from 'xstate';
+import type { Scenario } from '../../machines/scenario.ts';
+import { createServingMachine } from '../../machines/servingMachine.ts';
 import { variantNamed } from '../../machines/variants.ts';
-import { incident } from '../../scenarios/index.ts';
+import { happy, incident } from '../../scenarios/index.ts';
 import { check } from '../../src/checker/check.ts';
 import type { ScenarioResult, Trace } from '../../src/checker/outcome.ts';
+import {
+  type ServingLivenessRun,
+  servingLivenessRun,
+} from '../../src/checker/serving/servingLiveness.ts';
+import { livenessRuns } from '../../src/cli/reportCommand.ts';
 import { reportInputFrom } from '../../src/export/buildReport.ts';
 import type { ReportInput } from '../../src/export/reportModel.ts';
 import type { TraceMeta } from '../../src/export/sequenceDiagram.ts';
@@ -22,7 +31,25 @@ export async function incidentReport(): Promise<ReportInput> {
     command: 'kvcheck report --scenario incident --variant incident-2026 --variant fixed',
     version: '0.1.0',
     settings: { engine: 'fast (64-bit fingerprints)' },
+    liveness: livenessRuns([incident], variants, {}),
   });
+}
+
+/**
+ * Liveness of `scenario` (`happy` unless given) under a seeded livelock, reported as variant
+ * `name`: `fixed` with a decode step that runs but never advances the request (`runDecodeStep`
+ * does nothing), so a running request can step forever without finishing. Both leads-to
+ * properties are violated, each by a lasso whose cycle is decode steps.
+ */
+export function stalledDecodeRun(
+  scenario: Scenario = happy,
+  name = 'stalled-decode',
+): ServingLivenessRun {
+  const fixed = variantNamed('fixed');
+  const machine = createServingMachine(scenario, fixed).provide({
+    actions: { runDecodeStep: assign(({ context }) => context) },
+  });
+  return servingLivenessRun(scenario, { ...fixed, name }, { machine });
 }
 
 let result: ScenarioResult | undefined;

@@ -1,16 +1,19 @@
 /**
  * The design-review report: sections in the promised order, the findings a reviewer needs in
- * them, nothing fetched from anywhere, and every user-supplied string escaped.
+ * them (the liveness section's verdicts and lassos among them), nothing fetched from anywhere,
+ * and every user-supplied string escaped.
  */
 import type { Scenario } from '../../machines/scenario.ts';
 import { variantNamed } from '../../machines/variants.ts';
-import { incident } from '../../scenarios/index.ts';
+import { happy, incident } from '../../scenarios/index.ts';
 import { check } from '../../src/checker/check.ts';
-import { reportInputFrom } from '../../src/export/buildReport.ts';
+import { servingLivenessRun } from '../../src/checker/serving/servingLiveness.ts';
+import { livenessRuns } from '../../src/cli/reportCommand.ts';
+import { livenessSection, reportInputFrom } from '../../src/export/buildReport.ts';
 import { reportHtml } from '../../src/export/reportHtml.ts';
 import { reportMarkdown } from '../../src/export/reportMarkdown.ts';
 import type { ReportInput } from '../../src/export/reportModel.ts';
-import { incidentReport } from './fixtures.ts';
+import { incidentReport, stalledDecodeRun } from './fixtures.ts';
 
 let input: ReportInput;
 let md: string;
@@ -28,6 +31,7 @@ const sections = [
   'Properties',
   'Barrier matrix',
   'Counterexamples',
+  'Liveness',
   'Coverage',
   'Witnesses',
 ];
@@ -125,10 +129,110 @@ describe('user-supplied strings', () => {
       command: 'kvcheck report --config <evil>.yaml',
       version: '0.1.0',
       settings: { engine: 'fast (64-bit fingerprints)', maxStates: 100_000 },
+      liveness: { maxStates: 100_000, runs: [stalledDecodeRun(hostile, 'stall<i>"|')] },
     });
+    // The hostile names reach the liveness section: its row and its lassos' headings.
+    expect(evil.liveness.rows[0]?.status).toBe('violation');
     for (const text of [reportMarkdown(evil), reportHtml(evil)]) {
       expect(text).not.toMatch(/<script|<img|<i>|<b>|<evil>/);
       expect(text).toContain('&lt;script&gt;');
+      expect(text).toContain('stall&lt;i&gt;&quot;');
     }
   });
 });
+
+describe('the liveness section', () => {
+  const violatedRun = stalledDecodeRun();
+  const holdingRun = servingLivenessRun(happy, variantNamed('fixed'));
+  const boundedRun = servingLivenessRun(happy, variantNamed('fixed'), { maxStates: 50 });
+  const section = livenessSection({
+    maxStates: 50,
+    runs: [holdingRun, violatedRun, boundedRun],
+  });
+  let text: { md: string; html: string };
+  beforeAll(() => {
+    const withLiveness = { ...input, liveness: section };
+    text = { md: reportMarkdown(withLiveness), html: reportHtml(withLiveness) };
+  });
+  const rowsOf = (md: string) => md.split('\n').filter((l) => l.startsWith('| happy |'));
+  /** The one lasso of `eventuallyAnswered` in the violated run. */
+  const answered = () => {
+    const cell = section.rows[1]?.cells[0];
+    if (cell?.verdict !== 'violated') throw new Error('eventuallyAnswered is not violated');
+    return cell.lasso;
+  };
+
+  it('shows a pass with why it holds, in both formats', () => {
+    const [holding] = rowsOf(liveSection(text.md));
+    // No cycle, or cycles none of which is fair: both are passes, and say which.
+    const holds = String.raw`holds \((no cycle|[\d,]+ cycles?, none fair)\)`;
+    expect(holding).toMatch(
+      new RegExp(String.raw`^\| happy \| fixed \| ✓ ok \| [\d,]+ \| ${holds} \| ${holds} \|$`),
+    );
+    expect(liveSection(text.html)).toMatch(
+      /<td>happy<\/td><td>fixed<\/td><td><span class="badge ok">ok<\/span><\/td>/,
+    );
+  });
+
+  it('shows a violation with the request, the lasso’s length and its loop index', () => {
+    const lasso = answered();
+    expect(lasso.loop).toBeGreaterThan(0);
+    expect(lasso.loop).toBeLessThan(lasso.steps.length);
+    const [, violated] = rowsOf(liveSection(text.md));
+    expect(violated).toMatch(/^\| happy \| stalled-decode \| ✗ violation \| [\d,]+ \| /);
+    expect(violated).toContain(
+      `| violated for ${lasso.rid}: a lasso of ${lasso.steps.length} steps, loop ${lasso.loop} |`,
+    );
+    expect(liveSection(text.html)).toContain(
+      `<span class="badge violated">violated for ${lasso.rid}: a lasso of ${lasso.steps.length} steps, loop ${lasso.loop}</span>`,
+    );
+  });
+
+  it('tells the lasso step by step, marks where the cycle starts and where it returns', () => {
+    const lasso = answered();
+    const md = liveSection(text.md);
+    const n = lasso.steps.length;
+    const heading = `### \`eventuallyAnswered\` in happy × stalled-decode (${n} steps, loop ${lasso.loop})`;
+    const at = md.indexOf(heading);
+    expect(at).toBeGreaterThan(0);
+    const block = md.slice(at).split('\n### ')[0] ?? '';
+    const stepRows = block.split('\n').filter((l) => /^\| \d+ \|/.test(l));
+    expect(stepRows).toHaveLength(n);
+    // The cycle starts at step loop + 1, and the seeded stall's cycle is decode steps only.
+    const marked = stepRows.filter((l) => l.includes('**← cycle starts**'));
+    expect(marked).toEqual([stepRows[lasso.loop]]);
+    expect(stepRows.slice(lasso.loop).every((l) => / DECODE_STEP [ab]1/.test(l))).toBe(true);
+    expect(stepRows.slice(0, lasso.loop).some((l) => l.includes('DECODE_STEP'))).toBe(false);
+    expect(block).toContain(`**Violated:** ${lasso.rid} is dispatched and never answered`);
+    expect(block).toContain(
+      `after step ${n} the run is back in the state after step ${lasso.loop} (loop index ${lasso.loop}).`,
+    );
+    expect(liveSection(text.html)).toContain('<strong>← cycle starts</strong>');
+  });
+
+  it('never shows a bounded run as a pass: every property is incomplete, with the bound', () => {
+    const [, , bounded] = rowsOf(liveSection(text.md));
+    expect(bounded).toMatch(
+      /^\| happy \| fixed \| \? incomplete \| [\d,]+, stopped by maxStates 50: liveness needs the whole graph \| incomplete \| incomplete \|$/,
+    );
+    expect(liveSection(text.md)).toContain('up to 50 states: a run that bound stops is incomplete');
+  });
+
+  it('runs in the report as kvcheck report runs it: every scenario × variant, bounded', () => {
+    expect(input.liveness.maxStates).toBe(200_000);
+    expect(input.liveness.rows.map((r) => `${r.scenario} × ${r.variant}`)).toEqual(
+      input.results.map((r) => `${r.scenario} × ${r.variant}`),
+    );
+    expect(livenessRuns([incident], [variantNamed('fixed')], { maxStates: 10 }).maxStates).toBe(10);
+  });
+});
+
+/** The text of the liveness section of a report, Markdown or HTML. */
+function liveSection(report: string): string {
+  const md = report.indexOf('\n## Liveness\n');
+  const start = md >= 0 ? md : report.indexOf('<h2>Liveness</h2>');
+  const end = md >= 0 ? report.indexOf('\n## Coverage\n') : report.indexOf('<h2>Coverage</h2>');
+  expect(start).toBeGreaterThan(0);
+  expect(end).toBeGreaterThan(start);
+  return report.slice(start, end);
+}

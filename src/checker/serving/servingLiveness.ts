@@ -20,10 +20,14 @@ import { requestView } from '../../../machines/servingView.ts';
 import type { Variant } from '../../../machines/variants.ts';
 import {
   checkLiveness,
+  type Lasso,
   type LeadsTo,
   type LivenessResult,
   type SnapshotLike,
 } from '../../engine/index.ts';
+import type { LassoTrace } from '../outcome.ts';
+import { plainState } from '../scenarioResult.ts';
+import { traceFrom } from '../stepChanges.ts';
 import { servingEvents } from './servingEvents.ts';
 
 /** The region (or timer) each event moves; null: a fault or client action, never fair. */
@@ -110,4 +114,62 @@ export function checkServingLiveness(
       ...(options.maxSeconds !== undefined ? { maxSeconds: options.maxSeconds } : {}),
     },
   );
+}
+
+/** The serving model's liveness result: its states and events are the composed machine's. */
+export type ServingLivenessResult = LivenessResult<ServingContext, ExternalEvent>;
+
+/** One scenario × variant's liveness check, with the scenario's request ids in order. */
+export interface ServingLivenessRun {
+  readonly scenario: string;
+  readonly variant: string;
+  /** The scenario's request ids: a lasso's `obligation` indexes them. */
+  readonly rids: readonly RequestId[];
+  readonly result: ServingLivenessResult;
+}
+
+/** `checkServingLiveness` on `scenario` under `variant`, named and with its request ids. */
+export function servingLivenessRun(
+  scenario: Scenario,
+  variant: Variant,
+  options: ServingLivenessOptions = {},
+): ServingLivenessRun {
+  return {
+    scenario: scenario.name,
+    variant: variant.name,
+    rids: scenario.requests.map((r) => r.id),
+    result: checkServingLiveness(scenario, variant, options),
+  };
+}
+
+/** What stays open forever, per leads-to property, for request `rid`. */
+const openForever: Readonly<Record<string, (rid: string) => string>> = {
+  eventuallyAnswered: (rid) => `${rid} is dispatched and never answered by the router`,
+  pagesEventuallyFreed: (rid) => `${rid} holds pages that are never freed`,
+};
+
+/**
+ * The message of a lasso of property `name` for request `rid` whose steps `loop + 1` to `steps`
+ * repeat: what stays open, and which steps repeat.
+ */
+export function lassoMessage(name: string, rid: string, loop: number, steps: number): string {
+  const open = openForever[name]?.(rid) ?? `${name} stays open for ${rid}`;
+  const cycle =
+    loop + 1 === steps ? `step ${steps} repeats` : `steps ${loop + 1} to ${steps} repeat`;
+  return `${open}: ${cycle} forever, in a run fair to every request region`;
+}
+
+/**
+ * A lasso of the serving model told as a `LassoTrace`: each step with its actor, tenant, change
+ * records and regions (as counterexamples are told), `loop` as the lasso's, and `rid` the
+ * request (of `rids`, the scenario's in order) whose obligation the cycle leaves open.
+ */
+export function lassoTrace(
+  lasso: Lasso<ServingContext, ExternalEvent>,
+  rids: readonly string[],
+): LassoTrace {
+  const rid = rids[lasso.obligation] ?? '?';
+  const path = lasso.trace.map((t) => ({ event: t.event, state: plainState(t.state) }));
+  const message = lassoMessage(lasso.name, rid, lasso.loop, lasso.trace.length);
+  return { ...traceFrom(plainState(lasso.initial), path, message), loop: lasso.loop, rid };
 }
