@@ -17,7 +17,12 @@ import {
 } from './pool.ts';
 import { prefixSharingRespectsSalt } from './prefixCache.ts';
 import type { Property, Witness } from './property.ts';
-import { errorReachesClient, kvPollMonotone, singleTerminalResponse } from './protocol.ts';
+import {
+  errorReachesClient,
+  kvPollMonotone,
+  singleTerminalResponse,
+  statusPerIncarnation,
+} from './protocol.ts';
 import { everyRequestAnswered, noDeadlock, noLeakAtQuiescence } from './quiescence.ts';
 import {
   auxSlotReused,
@@ -50,7 +55,12 @@ export {
 export { prefixSharingRespectsSalt } from './prefixCache.ts';
 export type { Property, PropertyKind, Witness } from './property.ts';
 export { property, witness } from './property.ts';
-export { errorReachesClient, kvPollMonotone, singleTerminalResponse } from './protocol.ts';
+export {
+  errorReachesClient,
+  kvPollMonotone,
+  singleTerminalResponse,
+  statusPerIncarnation,
+} from './protocol.ts';
 export { everyRequestAnswered, noDeadlock, noLeakAtQuiescence } from './quiescence.ts';
 export type { ServingState } from './vocabulary.ts';
 export * from './witnesses.ts';
@@ -66,6 +76,7 @@ export const properties: Readonly<Record<string, Property>> = {
   noWriteAfterFree,
   noReadAfterFree,
   kvPollMonotone,
+  statusPerIncarnation,
   errorReachesClient,
   singleTerminalResponse,
   auxSlotIntegrity,

@@ -94,6 +94,51 @@ export const kvPollMonotone = property(
   },
 );
 
+/** What each `roomCrossed` bit means, as a violation says it. */
+const crossedText: readonly [number, string][] = [
+  [1, 'acted on a KVPoll status another request of its bootstrap room set'],
+  [2, 'received KV another request of its bootstrap room sent'],
+  [4, 'sent its KV into another request’s pages, or to no destination, through their shared room'],
+];
+
+/** Whether `r` and another request of its room have both been admitted on some side. */
+function shareAdmittedRoom(r: RequestView, s: ServingState): boolean {
+  const L = r.layout;
+  if (!L.mechanisms.sharedRooms || r.prefillLen + r.decodeLen === 0) return false;
+  const rs = requestsOf(s);
+  for (let i = 0; i < rs.length; i++) {
+    const q = rs[i] as RequestView;
+    if (q.i !== r.i && L.roomOf[q.i] === L.roomOf[r.i] && q.prefillLen + q.decodeLen > 0) {
+      return true;
+    }
+  }
+  return false;
+}
+
+/** No status or write of one incarnation of a bootstrap room reaches another. */
+export const statusPerIncarnation = property(
+  'A request never acts on a KVPoll status, or receives KV, that another request of the same bootstrap room produced.',
+  {
+    guards:
+      '#40185 (a client-supplied room a live request holds is refused); #40125, #28003, #27643 (colliding rooms); #24539 (a Failed re-created after clear)',
+    trigger: {
+      fires: (s) => someRequest(s, shareAdmittedRoom),
+      vacuity: 'no two requests of one bootstrap room were admitted',
+    },
+  },
+  (s) => {
+    const rs = requestsOf(s);
+    for (let i = 0; i < rs.length; i++) {
+      const r = rs[i] as RequestView;
+      const crossed = r.roomCrossed;
+      if (crossed === 0) continue;
+      const what = crossedText.filter(([bit]) => (crossed & bit) !== 0).map(([, t]) => t);
+      return `${who(s, r.id)} ${what.join(', and ')}`;
+    }
+    return null;
+  },
+);
+
 /** A request that failed anywhere is never answered with a success carrying tokens. */
 export const errorReachesClient = property(
   'A request rejected or aborted on either side never gets a success reply with tokens.',

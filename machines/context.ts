@@ -104,6 +104,8 @@ export interface RequestState {
   readonly decodeAbort: AbortCause | null;
   /** The client aborted the request; sides that defer an abort read it on their next step. */
   readonly clientAborted: boolean;
+  /** The router posted the request to both sides (it did not refuse it at dispatch). */
+  readonly dispatched: boolean;
   /** Ghost: a KV chunk or aux data was sent for this request's room. */
   readonly kvSent: boolean;
   /** Ghost: decode committed this request (it joined the running batch). */
@@ -152,6 +154,16 @@ export interface RequestState {
    * request is not retracted.
    */
   readonly hostKv?: readonly (RequestId | null)[];
+  /** With shared rooms, ghost: how the request crossed another incarnation (bits, `layout.ts`). */
+  readonly roomCrossed?: number;
+}
+
+/** What the incarnations of one shared bootstrap room share (`machines/rooms.ts`). */
+export interface SharedRoom {
+  /** The request whose destination prefill's `transfer_infos[room]` holds, or null. */
+  readonly destination: RequestId | null;
+  /** Decode's status entry for the room. */
+  readonly decodeEntry: 'none' | 'success' | 'failed';
 }
 
 /**
@@ -180,6 +192,8 @@ export interface DecodedContext {
    * so no retracted request resumes yet. Absent otherwise.
    */
   readonly retractPending?: boolean;
+  /** With shared rooms: each room's shared entries, by room index (`Layout.roomOf`). */
+  readonly rooms?: readonly SharedRoom[];
 }
 
 /** The context at the start of a run of `scenario`: empty pools, nothing dispatched. */

@@ -13,6 +13,7 @@ import {
   type Reply,
   type RequestState,
   type ServingContext,
+  type SharedRoom,
 } from './context.ts';
 import type { PagePool, StrayWrite } from './kvPagePool.ts';
 import { F, type Layout, type ListSlot, type PoolLayout } from './layout.ts';
@@ -89,6 +90,7 @@ function decodeRequest(layout: Layout, w: Int32Array, i: number): RequestState {
     prefillAbort: abortCauseNames[w[b + F.prefillAbort] as number] ?? null,
     decodeAbort: abortCauseNames[w[b + F.decodeAbort] as number] ?? null,
     clientAborted: flag(F.clientAborted),
+    dispatched: flag(F.dispatched),
     kvSent: flag(F.kvSent),
     committed: flag(F.committed),
     readAfterFree: {
@@ -123,6 +125,7 @@ function decodeRequest(layout: Layout, w: Int32Array, i: number): RequestState {
         }
       : {}),
     ...(m.retraction ? { hostKv: items(L.hostKv).map((code) => layout.idOf(code)) } : {}),
+    ...(m.sharedRooms ? { roomCrossed: w[b + F.roomCrossed] as number } : {}),
   };
 }
 
@@ -181,7 +184,19 @@ export function decodeContext(c: ServingContext): DecodedContext {
       : {}),
     ...(m.clientAbortBudget ? { clientAbortsLeft: w[layout.clientAbortsLeft] as number } : {}),
     ...(m.retraction ? { retractPending: w[layout.retractPending] === 1 } : {}),
+    ...(m.sharedRooms ? { rooms: decodeRooms(layout, w) } : {}),
   };
+}
+
+const roomEntries = ['none', 'success', 'failed'] as const;
+
+/** The shared rooms' words, by room index. */
+function decodeRooms(layout: Layout, w: Int32Array): SharedRoom[] {
+  const count = layout.roomConcluded - layout.roomDst;
+  return Array.from({ length: count }, (_, k) => ({
+    destination: layout.idOf(w[layout.roomDst + k] as number),
+    decodeEntry: roomEntries[w[layout.roomConcluded + k] as number] ?? 'none',
+  }));
 }
 
 function setReply(w: Int32Array, b: number, status: number, reply: Reply | null): void {
@@ -211,6 +226,7 @@ function encodeRequest(layout: Layout, w: Int32Array, i: number, r: RequestState
   w[b + F.prefillAbort] = r.prefillAbort === null ? 0 : abortCause[r.prefillAbort];
   w[b + F.decodeAbort] = r.decodeAbort === null ? 0 : abortCause[r.decodeAbort];
   w[b + F.clientAborted] = bit(r.clientAborted);
+  w[b + F.dispatched] = bit(r.dispatched);
   w[b + F.kvSent] = bit(r.kvSent);
   w[b + F.readFreedPrefill] = (r.readAfterFree.prefill ?? -1) + 1;
   w[b + F.readFreedDecode] = (r.readAfterFree.decode ?? -1) + 1;
@@ -224,6 +240,7 @@ function encodeRequest(layout: Layout, w: Int32Array, i: number, r: RequestState
   w[b + F.auxIn] = r.auxIn ?? -1;
   w[b + F.firstTokenForeign] = bit(r.firstTokenForeign === true);
   w[b + F.cachedLockRef] = r.cachedPrefix?.lockRef ?? -1;
+  w[b + F.roomCrossed] = r.roomCrossed ?? 0;
   listSet(w, b, L.prefillPages, r.prefillPages);
   listSet(w, b, L.decodePages, r.decodePages);
   listSet(w, b, L.dstPages, r.dstPages ?? []);
@@ -272,5 +289,9 @@ export function encodeContext(layout: Layout, d: DecodedContext): ServingContext
   w[layout.transferFaultsLeft] = d.transferFaultsLeft ?? -1;
   w[layout.clientAbortsLeft] = d.clientAbortsLeft ?? -1;
   w[layout.retractPending] = d.retractPending === true ? 1 : 0;
+  (d.rooms ?? []).forEach((room, k) => {
+    w[layout.roomDst + k] = codeOf(layout, room.destination);
+    w[layout.roomConcluded + k] = roomEntries.indexOf(room.decodeEntry);
+  });
   return { layout, words: w };
 }

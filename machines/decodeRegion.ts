@@ -48,8 +48,11 @@ function lifecycle(rid: RequestId, kind: Kind): RegionConfig {
     { type: 'replyError', params: { ...side, status: 500 } } as const,
   ];
   const failed = stateId(rid, 'decode', 'done.failed');
+  // Decode's poll reads the room's status entry, which another incarnation of a shared room may
+  // have concluded (see `rooms.ts`).
+  const roomFailed = or([inState(rid, 'transfer', 'failed'), { type: 'roomFailed', params: p }]);
   const transferFailed = (release: boolean) => ({
-    guard: and([forRequest(rid), inState(rid, 'transfer', 'failed')]),
+    guard: and([forRequest(rid), roomFailed]),
     target: failed,
     actions: fail(release, 'transferFailed'),
   });
@@ -86,7 +89,7 @@ function lifecycle(rid: RequestId, kind: Kind): RegionConfig {
       { type: 'replyError', params: { ...side, status: 499 } },
     ],
   } as const;
-  const committed = inState(rid, 'transfer', 'success');
+  const committed = or([inState(rid, 'transfer', 'success'), { type: 'roomSucceeded', params: p }]);
   // The placeholder's commit: the prebuilt batch's `check_finished()` promotes its pending
   // abort, and `release_kv_cache` frees its pages, with no forward in between.
   const commit =
@@ -166,11 +169,13 @@ function lifecycle(rid: RequestId, kind: Kind): RegionConfig {
         on: {
           DECODE_PREALLOC: {
             // The receiver needs the prefill server's bootstrap info, not the request's sender:
-            // decode preallocates whether or not prefill has opened the room yet.
+            // decode preallocates whether or not prefill has opened the room yet (its own room
+            // is unopened or Bootstrapping then, or, with a shared room, wherever another
+            // incarnation's metadata moved it), unless the room has failed.
             guard: and([
               { type: 'decodePreallocFits', params: p },
               { type: 'decodeBudgetAllows', params: p },
-              or([inState(rid, 'transfer', 'unopened'), inState(rid, 'transfer', 'bootstrapping')]),
+              not(inState(rid, 'transfer', 'failed')),
             ]),
             target: 'awaitingKv',
             actions: [{ type: 'preallocateDecode', params: p }, notify(rid, 'METADATA_SENT')],
@@ -184,11 +189,7 @@ function lifecycle(rid: RequestId, kind: Kind): RegionConfig {
         on: {
           DECODE_COMMIT: [
             {
-              guard: and([
-                'coverageCheck',
-                { type: 'coverageIncomplete', params: p },
-                inState(rid, 'transfer', 'success'),
-              ]),
+              guard: and(['coverageCheck', { type: 'coverageIncomplete', params: p }, committed]),
               target: failed,
               actions: fail(true, 'commitRefused'),
             },
@@ -198,7 +199,7 @@ function lifecycle(rid: RequestId, kind: Kind): RegionConfig {
               guard: and([
                 not('auxRoomUnchecked'),
                 { type: 'auxRoomMismatch', params: p },
-                inState(rid, 'transfer', 'success'),
+                committed,
               ]),
               target: failed,
               actions: fail(true, 'commitRefused'),

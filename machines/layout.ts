@@ -36,6 +36,10 @@
  * - `firstTokenForeign` (ghost, 0/1, with `auxSlots`): the first token came from another room;
  * - `cachedLockRef` (-1: no node, with the prefix cache): the lock count of the cache node this
  *   request inserted;
+ * - `dispatched` (0/1): the router posted the request to both sides (it did not refuse it);
+ * - `roomCrossed` (ghost, bits, with shared rooms): 1: the request acted on a KVPoll status another
+ *   incarnation of its room set; 2: KV another incarnation sent landed in its pages; 4: its own
+ *   KV was sent into another incarnation's pages, or to no destination;
  * - `readFreedPrefill`, `readFreedDecode` (ghost, page + 1, 0: none): the first page of that
  *   node this request's KV was read from (by the transfer, or by attention) while the request
  *   did not hold it;
@@ -59,7 +63,11 @@
  * - `auxFree` (with `auxSlots`): decode's free metadata slots, head first;
  * - `transferFaultsLeft`, `clientAbortsLeft` (-1 when unbounded or off): fault budgets left;
  * - `retractPending` (0/1, with `retraction`): decode retracted a request and its batch has not
- *   run a decode step since, so the retracted request cannot resume yet.
+ *   run a decode step since, so the retracted request cannot resume yet;
+ * - per room, with shared rooms (`roomOf` maps requests to rooms): `roomDst`, the code of the
+ *   request whose destination prefill's `transfer_infos[room]` holds (0: none), and
+ *   `roomConcluded`, decode's status entry for the room: 0 none (never set, or cleared), 1
+ *   Success, 2 Failed.
  */
 import {
   type NodeRole,
@@ -67,6 +75,8 @@ import {
   poolPages,
   prefixCacheOn,
   type RequestId,
+  roomIndices,
+  roomsCollide,
   type Scenario,
   type TenantId,
 } from './scenario.ts';
@@ -107,12 +117,14 @@ export const F = {
   cachedLockRef: 31,
   readFreedPrefill: 32,
   readFreedDecode: 33,
+  roomCrossed: 34,
+  dispatched: 35,
 } as const;
 
 /** A scalar field of a request block. */
 export type Field = (typeof F)[keyof typeof F];
 
-const scalarWords = 34;
+const scalarWords = 36;
 
 /** A request's place in the vector: its index, its id code (`index + 1`), its block's first word. */
 export interface RequestPlace {
@@ -161,6 +173,8 @@ export interface Mechanisms {
   readonly clientAbortBudget: boolean;
   /** Decode may retract running requests (two or more requests): `hostKv` is sized. */
   readonly retraction: boolean;
+  /** Two requests name the same bootstrap room: the per-room words are kept. */
+  readonly sharedRooms: boolean;
 }
 
 /** A scenario's state-vector layout and the name tables that render it. */
@@ -187,6 +201,12 @@ export class Layout {
   readonly clientAbortsLeft: number;
   /** The word of `retractPending`. */
   readonly retractPending: number;
+  /** Each request's room index, by request index (see `roomIndices`). */
+  readonly roomOf: readonly number[];
+  /** First word of `roomDst` (one per room; no words without shared rooms). */
+  readonly roomDst: number;
+  /** First word of `roomConcluded` (one per room; no words without shared rooms). */
+  readonly roomConcluded: number;
   /** Total words. */
   readonly words: number;
   private readonly places: ReadonlyMap<RequestId, RequestPlace>;
@@ -206,7 +226,9 @@ export class Layout {
       transferFaultBudget: scenario.transferFaults && scenario.maxTransferFaults !== undefined,
       clientAbortBudget: scenario.clientAborts && scenario.maxClientAborts !== undefined,
       retraction: n >= 2,
+      sharedRooms: roomsCollide(scenario),
     };
+    this.roomOf = roomIndices(scenario);
     const pre = poolPages(scenario, 'prefill');
     const dec = poolPages(scenario, 'decode');
     // A row takes a page per `pageSize` positions it computes (a page a double free put on the
@@ -269,6 +291,11 @@ export class Layout {
     this.transferFaultsLeft = g++;
     this.clientAbortsLeft = g++;
     this.retractPending = g++;
+    const rooms = this.mechanisms.sharedRooms ? Math.max(...this.roomOf) + 1 : 0;
+    this.roomDst = g;
+    g += rooms;
+    this.roomConcluded = g;
+    g += rooms;
     this.words = g;
     this.places = new Map(
       this.requests.map((id, i) => [id, Object.freeze({ i, code: i + 1, b: this.block(i) })]),

@@ -2,7 +2,7 @@
  * Naming shared by the region factories: every request's regions live under
  * `#serving.<rid>.<region>`, and cross-region guards test membership with `stateIn`.
  */
-import { stateIn } from 'xstate';
+import { and, not, or, stateIn } from 'xstate';
 import type { InternalEvent } from './events.ts';
 import type { RequestId } from './scenario.ts';
 
@@ -28,6 +28,19 @@ export function inState(rid: RequestId, region: RequestRegion, path: string) {
 /** The guard every transition of a request's regions carries: the event is for this request. */
 export function forRequest(rid: RequestId) {
   return { type: 'isFor', params: { rid } } as const;
+}
+
+/**
+ * A guard that holds when the router refuses request `rid` at dispatch: its client-supplied
+ * bootstrap room is held by another request in flight, and the router checks (#40185).
+ */
+export function roomRefused(rid: RequestId) {
+  return and([not('duplicateRoomAccepted'), { type: 'roomHeld', params: { rid } }]);
+}
+
+/** The negation of `roomRefused`, written to read as what lets the request through. */
+export function roomAccepted(rid: RequestId) {
+  return or(['duplicateRoomAccepted', not({ type: 'roomHeld', params: { rid } })]);
 }
 
 /** The action that raises `event` for the other regions of request `rid` within the same step. */

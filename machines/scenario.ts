@@ -32,6 +32,13 @@ export interface RequestSpec {
    * a prefix on any request turns the cache on.
    */
   readonly prefix?: { readonly group: string; readonly len: number };
+  /**
+   * A client-supplied bootstrap room (`GenerateReqInput.bootstrap_room`; absent: the router
+   * draws one, and drawn rooms are taken as distinct). Requests naming the same room collide:
+   * both sides key their per-room state (KVPoll status, prefill's `transfer_infos`) by the room
+   * alone, so the incarnations share it (see `machines/rooms.ts`).
+   */
+  readonly room?: string;
 }
 
 /** The deployment, scaled down: the order relations between these numbers are what matters. */
@@ -145,6 +152,28 @@ export function requestSpec(scenario: Scenario, rid: RequestId): RequestSpec {
 /** Tokens per prefill chunk for a prompt of `len` tokens (the last chunk may be shorter). */
 export function chunkTokens(scenario: Scenario, len: number): number {
   return Math.max(1, Math.ceil(len / Math.max(1, scenario.prefillChunks)));
+}
+
+/**
+ * Each request's room index, in request order: requests naming the same `room` share an index,
+ * every other request has one of its own.
+ */
+export function roomIndices(scenario: Scenario): number[] {
+  const named = new Map<string, number>();
+  let next = 0;
+  return scenario.requests.map((r) => {
+    if (r.room === undefined) return next++;
+    const known = named.get(r.room);
+    if (known !== undefined) return known;
+    named.set(r.room, next);
+    return next++;
+  });
+}
+
+/** Whether two requests of `scenario` name the same bootstrap room. */
+export function roomsCollide(scenario: Scenario): boolean {
+  const rooms = scenario.requests.flatMap((r) => (r.room === undefined ? [] : [r.room]));
+  return new Set(rooms).size < rooms.length;
 }
 
 /** Distinct tenants in first-appearance order. */

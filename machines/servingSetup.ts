@@ -11,12 +11,14 @@ import type { InternalEvent, ServingEvent } from './events.ts';
 import { canAllocate } from './kvPagePool.ts';
 import { F } from './layout.ts';
 import { prefixCacheView } from './prefixCache.ts';
+import { roomEntryIs, roomHeld } from './rooms.ts';
 import {
   chunkTokens,
   maxReqInputLen,
   pagesFor,
   type RequestId,
   requestSpec,
+  roomIndices,
   type Scenario,
 } from './scenario.ts';
 import * as up from './servingUpdates.ts';
@@ -44,6 +46,7 @@ export const switchGuards = [
   'errorReleasesKvImmediately',
   'lateResultNotRetired',
   'auxRoomUnchecked',
+  'duplicateRoomAccepted',
 ] as const;
 
 /**
@@ -66,6 +69,9 @@ export function servingSetup(scenario: Scenario, variant: Variant) {
   const prompt = (rid: RequestId) => spec(rid).promptLen;
   const output = (rid: RequestId) => spec(rid).outputLen;
   const get = up.field;
+  const roomIndex = roomIndices(scenario);
+  const rooms = new Map(scenario.requests.map((r, i) => [r.id, roomIndex[i]]));
+  const roomOf = (rid: RequestId) => rooms.get(rid) ?? -1;
   const budget: up.DecodeBudget = {
     reserved: scenario.decodeReservedTokens ?? 0,
     outputs: scenario.requests.map((r) => r.outputLen),
@@ -79,6 +85,13 @@ export function servingSetup(scenario: Scenario, variant: Variant) {
     types: { context: {} as ServingContext, events: {} as ServingEvent },
     guards: {
       isFor: ({ event }, p: Rid) => event.rid === p.rid,
+      isForRoom: ({ event }, p: Rid) => roomOf(event.rid) === roomOf(p.rid),
+      roomSucceeded: ({ context, event }, p: Rid) =>
+        event.rid === p.rid && roomEntryIs(context, up.at(context, p.rid), false),
+      roomFailed: ({ context, event }, p: Rid) =>
+        event.rid === p.rid && roomEntryIs(context, up.at(context, p.rid), true),
+      roomHeld: ({ context, event }, p: Rid) =>
+        event.rid === p.rid && roomHeld(context, up.at(context, p.rid)),
       tokenizerRejects: ({ event }, p: Rid) =>
         event.rid === p.rid && prompt(p.rid) >= scenario.contextLen,
       prefillSchedulerRejects: ({ event }, p: Rid) =>
@@ -130,6 +143,7 @@ export function servingSetup(scenario: Scenario, variant: Variant) {
       retireAbortedResult: () => retireAbortedResultEffective(sw),
       coverageCheck: () => sw.coverageCheck,
       auxRoomUnchecked: () => sw.auxRoomUnchecked,
+      duplicateRoomAccepted: () => sw.duplicateRoomAccepted,
       routerFailFast: () => sw.routerPolicy === 'failFast',
       successOverwritesPendingAbort: () => sw.successOverwritesPendingAbort,
       decodeWaitsForeverForKv: () => sw.decodeWaitsForeverForKv,
@@ -177,6 +191,8 @@ export function servingSetup(scenario: Scenario, variant: Variant) {
       sendChunk: act((context, p: Rid) => up.sendKv(context, p.rid, false)),
       sendLastChunk: act((context, p: Rid) => up.sendKv(context, p.rid, true)),
       markClientAborted: act((context, p: Rid) => up.markClientAborted(context, p.rid)),
+      markDispatched: act((context, p: Rid) => up.markDispatched(context, p.rid)),
+      refuseRoom: act((context, p: Rid) => up.refuseRoom(context, p.rid)),
       spendTransferFault: act((context) => up.spendTransferFault(context)),
       writeTransferredKv: act((context, p: Rid) => up.writeTransferredKv(context, p.rid)),
       landLateWrite: act((context, p: Rid) => up.landLateWrite(context, p.rid)),

@@ -4,7 +4,7 @@
  * (`servingSetup.ts`): XState on a copy inside `assign`, the fast engine in place on its
  * scratch vector. Guards and properties use the read-only helpers at the end.
  */
-import { type AbortCause, abortCause, type Reply, type ServingContext } from './context.ts';
+import { type AbortCause, abortCause, kvPoll, type Reply, type ServingContext } from './context.ts';
 import {
   allocatePages,
   canAllocate,
@@ -22,6 +22,14 @@ import {
   type PrefixMatch,
   releaseIntoCache,
 } from './prefixCache.ts';
+import {
+  clearDecodeEntry,
+  clearPrefillEntry,
+  concludeRoom,
+  destinationOf,
+  markCrossed,
+  registerDestination,
+} from './rooms.ts';
 import { type NodeRole, pagesFor, type RequestId } from './scenario.ts';
 import {
   listAt,
@@ -95,7 +103,13 @@ export function markAborted(
   side: Side,
   cause: AbortCause,
 ): void {
-  c.words[at(c, rid).b + (side === 'prefill' ? F.prefillAbort : F.decodeAbort)] = abortCause[cause];
+  const r = at(c, rid);
+  c.words[r.b + (side === 'prefill' ? F.prefillAbort : F.decodeAbort)] = abortCause[cause];
+  if (side === 'prefill' || !c.layout.mechanisms.sharedRooms) return;
+  // Decode ends the request through `failure_exception`, which clears the room's entry; a
+  // Failed its own room never reached was another incarnation's.
+  if (cause === 'transferFailed' && c.words[r.b + F.pollFailed] === 0) markCrossed(c, r, 1);
+  clearDecodeEntry(c, r);
 }
 
 /** Records a terminal reply from one side, counting it for `singleTerminalResponse`. */
@@ -225,6 +239,23 @@ export function sendKv(c: ServingContext, rid: RequestId, last: boolean): void {
   w[b + F.kvSent] = 1;
 }
 
+/** The router posts the request to both sides. */
+export function markDispatched(c: ServingContext, rid: RequestId): void {
+  c.words[at(c, rid).b + F.dispatched] = 1;
+}
+
+/**
+ * The router refuses a request whose client-supplied bootstrap room another request in flight
+ * holds (#40185): the client gets 400, and neither side hears of the request.
+ */
+export function refuseRoom(c: ServingContext, rid: RequestId): void {
+  const w = c.words;
+  const { b } = at(c, rid);
+  w[b + F.clientReplyStatus] = 400;
+  w[b + F.clientReplyTokens] = 0;
+  w[b + F.repliesClient] = (w[b + F.repliesClient] as number) + 1;
+}
+
 /**
  * The client aborted the request: the router answers 499 and both sides are told. Spends one
  * of the scenario's client aborts when it bounds them.
@@ -282,6 +313,7 @@ export function releasePages(
   if (side === 'prefill') {
     if (opts.cache) releaseIntoCache(c, r.i, opts.cache);
     else freeRow(c, r.b, 'prefill');
+    clearPrefillEntry(c, r);
     return;
   }
   freeAuxSlot(c, r.b);
@@ -363,6 +395,7 @@ export function preallocateDecode(c: ServingContext, rid: RequestId): void {
   const n = pagesFor(w[r.b + F.decodeLen] as number, L.pageSize);
   if (!allocatePages(w, L.decode, r.code, n, r.b, L.lists.decodePages)) return;
   if (L.mechanisms.lateWrites) listCopy(w, r.b, L.lists.decodePages, r.b, L.lists.dstPages);
+  registerDestination(c, r);
   if (L.mechanisms.auxSlots && listLen(w, 0, L.auxFree) > 0) {
     const slot = listAt(w, 0, L.auxFree, 0);
     w[r.b + F.auxSlot] = slot;
@@ -410,6 +443,14 @@ export function writeTransferredKv(c: ServingContext, rid: RequestId): void {
   const from = w[r.b + F.kvArrived] as number;
   const to = Math.min(sent, w[r.b + F.decodeLen] as number);
   if (to <= from) return;
+  w[r.b + F.kvArrived] = to;
+  // With shared rooms the chunk goes where `transfer_infos[room]` points: possibly another
+  // incarnation's destination, or none (prefill's `clear()` popped it).
+  const target = destinationOf(c, r);
+  if (target !== r.code) markCrossed(c, r, 4);
+  if (target === 0) return;
+  const into = L.placeOf(L.idOf(target) as RequestId);
+  if (target !== r.code) markCrossed(c, into, 2);
   const dst = L.mechanisms.lateWrites ? L.lists.dstPages : L.lists.decodePages;
   const src = prefillRow(c, r.b);
   const provenance = (pos: number): number => {
@@ -418,8 +459,7 @@ export function writeTransferredKv(c: ServingContext, rid: RequestId): void {
     noteRead(c, r, 'prefill', Math.floor(slot / L.pageSize));
     return w[L.prefill.writer + slot] as number;
   };
-  writePositions(w, L.decode, L.pageSize, r.code, pagesIn(c, r.b, dst), from, to, provenance);
-  w[r.b + F.kvArrived] = to;
+  writePositions(w, L.decode, L.pageSize, r.code, pagesIn(c, into.b, dst), from, to, provenance);
 }
 
 /**
@@ -469,12 +509,17 @@ export function kvWritePending(c: ServingContext, rid: RequestId): boolean {
  */
 export function commitDecode(c: ServingContext, rid: RequestId): void {
   const w = c.words;
-  const { b } = at(c, rid);
+  const r = at(c, rid);
+  const { b } = r;
   const foreign = auxRoomMismatch(c, rid);
   w[b + F.seqLen] = w[b + F.decodeLen] as number;
   w[b + F.generated] = 1;
   w[b + F.committed] = 1;
   if (c.layout.mechanisms.auxSlots) w[b + F.firstTokenForeign] = foreign ? 1 : 0;
+  if (!c.layout.mechanisms.sharedRooms) return;
+  // A Success its own room never reached was another incarnation's; the commit clears the entry.
+  if ((w[b + F.pollPeak] as number) < kvPoll.success) markCrossed(c, r, 1);
+  clearDecodeEntry(c, r);
 }
 
 /** Whether the next decode step needs a fresh page, and whether one is free. */
@@ -725,7 +770,8 @@ export function dropHostCopy(c: ServingContext, rid: RequestId): void {
 /** Records that the room entered KVPoll `poll` (ghost for `kvPollMonotone`). */
 export function recordPoll(c: ServingContext, rid: RequestId, poll: number): void {
   const w = c.words;
-  const { b } = at(c, rid);
-  if (poll === 0) w[b + F.pollFailed] = 1;
-  else w[b + F.pollPeak] = Math.max(w[b + F.pollPeak] as number, poll);
+  const r = at(c, rid);
+  if (poll === 0) w[r.b + F.pollFailed] = 1;
+  else w[r.b + F.pollPeak] = Math.max(w[r.b + F.pollPeak] as number, poll);
+  concludeRoom(c, r, poll);
 }

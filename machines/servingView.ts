@@ -134,6 +134,10 @@ export class RequestView {
   get dstAux(): number {
     return this.f(F.dstAux);
   }
+  /** With shared rooms: how the request crossed another incarnation of its room (`layout.ts`). */
+  get roomCrossed(): number {
+    return this.f(F.roomCrossed);
+  }
   /** Decode retracted the request and has not resumed it: its KV is on the host. */
   get retracted(): boolean {
     return listLen(this.w, this.b, this.layout.lists.hostKv) > 0;

@@ -5,7 +5,7 @@
  * sender, which opens the room.
  */
 import { and } from 'xstate';
-import { forRequest, notify } from './regionIds.ts';
+import { forRequest, notify, roomAccepted } from './regionIds.ts';
 import type { NodeRole, RequestId } from './scenario.ts';
 import type { RegionConfig } from './servingSetup.ts';
 
@@ -32,7 +32,15 @@ export function sideRegion(rid: RequestId, side: NodeRole, lifecycle: Lifecycle)
   return {
     initial: 'idle',
     states: {
-      idle: { on: { DISPATCH: { guard: forRequest(rid), target: 'received' } } },
+      idle: {
+        on: {
+          DISPATCH: {
+            // The router may refuse the request before posting it (see `routerRegion.ts`).
+            guard: and([forRequest(rid), roomAccepted(rid)]),
+            target: 'received',
+          },
+        },
+      },
       received: {
         on: {
           REQUEST_ABORTED: {

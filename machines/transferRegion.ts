@@ -23,8 +23,12 @@
  * then is `failed`. That is where decode's deferred release (#35049) ends, or where a write
  * after free lands (B4).
  *
- * Left out: multiple TP ranks (their MIN-reduction), room-id collisions, `clear()`, and a late
- * write after a TRANSFER_FAIL (a dead peer's writes are dropped).
+ * With shared rooms (requests naming one `room`), what the incarnations share is in `rooms.ts`:
+ * decode's status entry, read by decode's commit and failure polls, and prefill's
+ * `transfer_infos`, which decides whose pages a chunk lands in.
+ *
+ * Left out: multiple TP ranks (their MIN-reduction), and a late write after a TRANSFER_FAIL (a
+ * dead peer's writes are dropped).
  */
 import { and } from 'xstate';
 import { kvPoll } from './context.ts';
@@ -73,7 +77,12 @@ export function transferRegion(rid: RequestId): RegionConfig {
       bootstrapping: {
         entry: poll(kvPoll.bootstrapping),
         on: {
-          METADATA_SENT: { guard: forRequest(rid), target: 'waitingForInput' },
+          // Prefill's bootstrap thread files decode's metadata under the room alone: the
+          // metadata of another incarnation of a shared room satisfies this sender too.
+          METADATA_SENT: {
+            guard: { type: 'isForRoom', params: { rid } },
+            target: 'waitingForInput',
+          },
           SENDER_ABORTED: aborted,
           RECEIVER_ABORTED: aborted,
           TRANSFER_FAIL: fault,

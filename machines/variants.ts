@@ -90,6 +90,14 @@ export interface Switches {
    * only in scenarios with `clientAborts`.
    */
   readonly lateResultNotRetired: boolean;
+  /**
+   * Fault B9 (#40125, #28003; the check is #40185): a client-supplied bootstrap room that a live
+   * request already holds is accepted, so two incarnations share the room's status entries and
+   * prefill's `transfer_infos`. Off (every built-in variant): the router answers 400 to a
+   * request whose room another request in flight holds, and posts it to neither side. Matters
+   * only in scenarios whose requests name a `room`.
+   */
+  readonly duplicateRoomAccepted: boolean;
 }
 
 /** A named variant: switches plus what a reviewer should know about it. */
@@ -112,6 +120,7 @@ const incidentSwitches: Switches = {
   decodeWaitsForeverForKv: false,
   errorReleasesKvImmediately: false,
   lateResultNotRetired: false,
+  duplicateRoomAccepted: false,
 };
 
 /** Every built-in variant, in the order reports list them. */
@@ -126,7 +135,11 @@ export const variants: readonly Variant[] = [
     name: 'fixed',
     description:
       'Admission retires intake-rejected requests on both sides (#38935) and aborted prefill results are retired, never sent (#36988).',
-    switches: { ...incidentSwitches, admissionRetire: true, retireAbortedResult: true },
+    switches: {
+      ...incidentSwitches,
+      admissionRetire: true,
+      retireAbortedResult: true,
+    },
   },
   {
     name: 'fixed-coverage',

@@ -336,6 +336,12 @@ export const builtinRows: readonly ManifestRow[] = [
  * that has not consumed the Success yet. Only the scenarios with client aborts moved, and no
  * verdict: late-write 8,517 → 12,059 states under B4 and 7,990 → 11,420 under `fixed`,
  * aux-slot-reuse 2,182 → 2,780 and 2,147 → 2,733, late-abort 38 → 43 and 39 → 44.
+ *
+ * B9 (shared bootstrap rooms) is new: under its fault the two requests of one room share decode's
+ * status entry and prefill's `transfer_infos`, so one's KV lands in the other's pages (read as
+ * another tenant's, and written into pages its sender did not hold) and one commits on the
+ * other's Success. Under `fixed` the router refuses the second request while the first is in
+ * flight (#40185), and it runs once the first is answered. No other row moved.
  */
 export const catalogueRows: readonly ManifestRow[] = [
   {
@@ -478,6 +484,30 @@ export const catalogueRows: readonly ManifestRow[] = [
     states: 1399,
     transitions: 2780,
     depth: 25,
+  },
+  {
+    scenario: 'room-collision',
+    variant: 'b9-duplicate-room',
+    status: 'violation',
+    violated: [
+      'noCrossTenantRead',
+      'coverageBeforeCommit',
+      'noWriteAfterFree',
+      'statusPerIncarnation',
+    ],
+    caughtByOneOf: ['statusPerIncarnation', 'noCrossTenantRead'],
+    states: 71877,
+    transitions: 132664,
+    depth: 26,
+  },
+  {
+    scenario: 'room-collision',
+    variant: 'fixed',
+    status: 'ok',
+    violated: [],
+    states: 143,
+    transitions: 214,
+    depth: 26,
   },
 ];
 

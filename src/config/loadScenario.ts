@@ -30,7 +30,9 @@
  * Request ids are unique and match `^[A-Za-z][A-Za-z0-9_-]{0,31}$` (they become state-node
  * keys: no dots); a tenant is a string of 1 to 32 characters; promptLen and outputLen are
  * integers >= 1; an optional `prefix: { group, len }` (a group name of 1 to 32 characters and
- * `1 <= len <= promptLen`) names a shared prompt prefix and turns on prefill's prefix cache.
+ * `1 <= len <= promptLen`) names a shared prompt prefix and turns on prefill's prefix cache; an
+ * optional `room` (1 to 32 characters) is a client-supplied bootstrap room, shared by the
+ * requests that name it.
  * Numbers must be integers in the file: `1.5`, `-1` and `"3"` are errors.
  *
  * A file is at most 1 MiB (`maxFileBytes`, refused by its size before it is read) and nests
@@ -111,6 +113,11 @@ const requestShape = {
       },
       mappingError(['group', 'len'], 'must be a mapping with keys group, len'),
     )
+    .optional(),
+  room: z
+    .string({ error: 'must be a string of 1 to 32 characters' })
+    .min(1, { error: 'must be a string of 1 to 32 characters' })
+    .max(32, { error: 'must be a string of 1 to 32 characters' })
     .optional(),
 };
 const requestKeys = Object.keys(requestShape);

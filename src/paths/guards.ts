@@ -1,7 +1,8 @@
 /**
  * Guards read three-valued on a product configuration, with every data guard left open.
  * Switch guards come from the variant, `stateIn` from the configuration, `isFor` is true (the
- * event is for this request), any other named guard is unknown. Which transition fires is decided
+ * event is for this request), the guards of shared bootstrap rooms are false (the request has a
+ * room of its own), any other named guard is unknown. Which transition fires is decided
  * by case-splitting on the unknown data guards, so one data guard tested twice in a candidate
  * list (`and(prefillSchedulerRejects, admissionRetire)`, then `prefillSchedulerRejects`) keeps
  * one value: plain Kleene logic would let the placeholder branch fire under `fixed`.
@@ -41,8 +42,14 @@ function switchValue(name: (typeof switchGuards)[number], v: Variant): boolean {
   }
 }
 
+/** Data guards that read what other incarnations of a shared bootstrap room did. */
+const sharedRoomGuards: readonly string[] = ['roomSucceeded', 'roomFailed', 'roomHeld'];
+
 function named(type: string, params: unknown, variant: Variant): Guard {
-  if (type === 'isFor') return { op: 'const', value: true };
+  if (type === 'isFor' || type === 'isForRoom') return { op: 'const', value: true };
+  // The structure is read for one request with a bootstrap room of its own: what another
+  // incarnation of a shared room does is the model checker's to explore (catalogue B9).
+  if (sharedRoomGuards.includes(type)) return { op: 'const', value: false };
   const sw = switchGuards.find((g) => g === type);
   if (sw) return { op: 'const', value: switchValue(sw, variant) };
   // A fault is possible in any deployment: the structure is read with every fault enabled.

@@ -124,7 +124,7 @@ const malformed: readonly Malformed[] = [
   yamlCase(
     'an unknown key in a request',
     edit(validYaml, 'promptLen: 3', 'prompt: 3'),
-    'scenario.yaml: unknown key "prompt" in requests[1]; accepted: id, tenant, promptLen, outputLen, prefix',
+    'scenario.yaml: unknown key "prompt" in requests[1]; accepted: id, tenant, promptLen, outputLen, prefix, room',
   ),
   yamlCase(
     'a page size of 0',

@@ -19,7 +19,7 @@ describe('diffCharts', () => {
         'prefill.placeholder.waiting → prefill.placeholder.forwarded on PREFILL_FORWARD [prefillFits]',
         'prefill.placeholder.forwarded → prefill.placeholder.inflight on SEND_KV',
         'decode.received → decode.placeholder on DECODE_INTAKE [decodeSchedulerRejects]',
-        'decode.placeholder.awaitingKv → decode.done.aborted on DECODE_COMMIT [in transfer.success]',
+        'decode.placeholder.awaitingKv → decode.done.aborted on DECODE_COMMIT [in transfer.success || roomSucceeded]',
       ]),
     );
     expect(

@@ -34,7 +34,9 @@ describe('toMermaid', () => {
     expect(text).toContain(
       's_received --> s_done_retired : PREFILL_INTAKE #91;prefillSchedulerRejects #38;#38; admissionRetire#93; / markRejected, replyError',
     );
-    expect(text).toContain('s_idle --> s_received : DISPATCH\n');
+    expect(text).toContain(
+      's_idle --> s_received : DISPATCH #91;duplicateRoomAccepted #124;#124; !roomHeld#93;\n',
+    );
   });
 
   it('styles rejected and final states with classDef and class', () => {

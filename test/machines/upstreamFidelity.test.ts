@@ -3,12 +3,25 @@
  * (the file and function are cited at the state or update that follows it).
  */
 import { describe, expect, it } from 'vitest';
-import { kvPollMonotone, rejectedHoldsNothing } from '../../invariants/index.ts';
+import {
+  kvPollMonotone,
+  rejectedHoldsNothing,
+  statusPerIncarnation,
+} from '../../invariants/index.ts';
 import { variantNamed } from '../../machines/variants.ts';
 import { band, incident, tightDecode } from '../../scenarios/index.ts';
+import { roomCollision } from '../../src/catalogue/entries/b9.ts';
+import { findCatalogueVariant } from '../../src/catalogue/index.ts';
 import { check } from '../../src/checker/check.ts';
 import { stepChanges } from '../../src/checker/stepChanges.ts';
 import { drive, type Step, toInflight } from './drive.ts';
+
+/** The catalogue variant called `name`; throws when there is none. */
+function catalogueVariant(name: string) {
+  const v = findCatalogueVariant(name);
+  if (!v) throw new Error(`no catalogue variant ${name}`);
+  return v;
+}
 
 /** From decode's prealloc of `rid` to its commit: prefill computes and sends, the KV lands. */
 function toCommitted(rid: string): Step[] {
@@ -204,5 +217,67 @@ describe('retraction of running decode requests (retract_decode, resume_retracte
     });
     expect(r.status).toBe('ok');
     expect(r.witnesses?.find((w) => w.name === 'requestRetracted')?.reached).toBe(true);
+  });
+});
+
+describe('bootstrap rooms shared by two requests (per-room tables, clear(), #40185)', () => {
+  const b9 = () => drive(roomCollision, catalogueVariant('b9-duplicate-room'));
+
+  it('writes one incarnation’s KV into the pages of the one whose metadata prefill holds last', () => {
+    const d = b9().run(
+      'DISPATCH a1',
+      'PREFILL_INTAKE a1',
+      'DECODE_INTAKE a1',
+      'DISPATCH b1',
+      'DECODE_INTAKE b1',
+      'DECODE_PREALLOC b1',
+      // b1's metadata, filed under the shared room, satisfies a1's sender.
+      'PREFILL_BOOTSTRAPPED a1',
+      'PREFILL_FORWARD a1',
+      'SEND_KV a1',
+      'KV_WRITE_DONE a1',
+    );
+    const [page] = d.req('b1').decodePages;
+    expect(d.ctx().decodePool.writer[page ?? -1]).toBe('a1');
+    expect(d.req('a1').roomCrossed).toBe(4);
+    expect(d.req('b1').roomCrossed).toBe(2);
+    expect(d.ctx().rooms).toEqual([{ destination: 'b1', decodeEntry: 'success' }]);
+    // b1 has no sender yet (its own room waits for one), yet decode's poll reads the room's Success.
+    expect(d.at('b1', 'transfer')).toBe('awaitingSender');
+    d.run('DECODE_COMMIT b1');
+    expect(d.req('b1').roomCrossed).toBe(3);
+    expect(statusPerIncarnation(d.state())).toBe(false);
+  });
+
+  it('lets a later incarnation start clean once both sides have cleared the room', () => {
+    const d = b9().run(
+      ...toInflight('a1'),
+      'KV_WRITE_DONE a1',
+      'PREFILL_RELEASE a1',
+      'DECODE_COMMIT a1',
+      'DISPATCH b1',
+      'DECODE_INTAKE b1',
+      'DECODE_PREALLOC b1',
+    );
+    expect(d.ctx().rooms).toEqual([{ destination: 'b1', decodeEntry: 'none' }]);
+    expect(d.enabled('DECODE_COMMIT b1')).toBe(false);
+  });
+
+  it('refuses, under fixed, a request whose room another request in flight holds', () => {
+    const d = drive(roomCollision, variantNamed('fixed')).run('DISPATCH a1', 'DISPATCH b1');
+    expect(d.at('b1', 'router')).toBe('replied');
+    expect(d.at('b1', 'prefill')).toBe('idle');
+    expect(d.req('b1').clientReply).toEqual({ status: 400, tokens: 0 });
+    const later = drive(roomCollision, variantNamed('fixed')).run(
+      ...toInflight('a1'),
+      'KV_WRITE_DONE a1',
+      'PREFILL_RELEASE a1',
+      'DECODE_COMMIT a1',
+      'DECODE_STEP a1',
+      'DECODE_FINISH a1',
+      'ROUTER_REPLY a1',
+      'DISPATCH b1',
+    );
+    expect(later.at('b1', 'router')).toBe('awaiting');
   });
 });

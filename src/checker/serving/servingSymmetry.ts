@@ -40,6 +40,7 @@ import type {
   KvRead,
   RequestState,
   ServingContext,
+  SharedRoom,
 } from '../../../machines/context.ts';
 import { compareReads } from '../../../machines/contextCodec.ts';
 import type { PagePool } from '../../../machines/kvPagePool.ts';
@@ -122,6 +123,15 @@ function renameRequest(r: RequestState, pi: Renaming): RequestState {
   return { ...r, reads, ...(host === undefined ? {} : { hostKv: host }) };
 }
 
+/** Shared rooms with their destinations renamed. */
+function renameRooms(rooms: readonly SharedRoom[], pi: Renaming): readonly SharedRoom[] {
+  return rooms.map((room) =>
+    moves(pi, room.destination)
+      ? { ...room, destination: pi.get(room.destination ?? '') ?? null }
+      : room,
+  );
+}
+
 type ServingValue = Readonly<Record<RequestId, unknown>>;
 
 /** A state with its context decoded: the group acts on the decoded form. */
@@ -151,6 +161,7 @@ export function permuteState(s: Decoded, pi: Renaming, inverse: Renaming = inver
   for (const [k, v] of Object.entries(s.context)) {
     if (k === 'requests') context[k] = requests;
     else if (k === 'prefillPool' || k === 'decodePool') context[k] = renamePool(v as PagePool, pi);
+    else if (k === 'rooms') context[k] = renameRooms(v as readonly SharedRoom[], pi);
     else context[k] = v;
   }
   return { value: moved as Decoded['value'], context: context as never };
@@ -223,6 +234,10 @@ export class VectorPermutation {
     }
     this.renamePool(dst, L.prefill);
     this.renamePool(dst, L.decode);
+    // A shared room's destination names a request (rooms themselves are not permuted: only
+    // requests of the same room are interchangeable).
+    for (let k = L.roomDst; k < L.roomConcluded; k++)
+      dst[k] = this.code[dst[k] as number] as number;
   }
 
   /** Renames the writer codes of the host copy in the request block at `b` of `w`, in place. */
