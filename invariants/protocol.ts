@@ -20,6 +20,7 @@ const pollOfState: Readonly<Record<string, number>> = {
   abandoned: kvPoll.failed,
   bootstrapping: kvPoll.bootstrapping,
   waitingForInput: kvPoll.waitingForInput,
+  leased: kvPoll.waitingForInput,
   transferring: kvPoll.transferring,
   draining: kvPoll.failed,
   success: kvPoll.success,

@@ -156,6 +156,8 @@ export interface RequestState {
   readonly hostKv?: readonly (RequestId | null)[];
   /** With shared rooms, ghost: how the request crossed another incarnation (bits, `layout.ts`). */
   readonly roomCrossed?: number;
+  /** With pull-mode transfer: the prefill pages whose ids prefill handed to decode. */
+  readonly srcPages?: readonly number[];
 }
 
 /** What the incarnations of one shared bootstrap room share (`machines/rooms.ts`). */

@@ -126,6 +126,7 @@ function decodeRequest(layout: Layout, w: Int32Array, i: number): RequestState {
       : {}),
     ...(m.retraction ? { hostKv: items(L.hostKv).map((code) => layout.idOf(code)) } : {}),
     ...(m.sharedRooms ? { roomCrossed: w[b + F.roomCrossed] as number } : {}),
+    ...(m.pull ? { srcPages: items(L.srcPages) } : {}),
   };
 }
 
@@ -241,6 +242,7 @@ function encodeRequest(layout: Layout, w: Int32Array, i: number, r: RequestState
   w[b + F.firstTokenForeign] = bit(r.firstTokenForeign === true);
   w[b + F.cachedLockRef] = r.cachedPrefix?.lockRef ?? -1;
   w[b + F.roomCrossed] = r.roomCrossed ?? 0;
+  listSet(w, b, L.srcPages, r.srcPages ?? []);
   listSet(w, b, L.prefillPages, r.prefillPages);
   listSet(w, b, L.decodePages, r.decodePages);
   listSet(w, b, L.dstPages, r.dstPages ?? []);

@@ -33,13 +33,13 @@
 import { and, not, or } from 'xstate';
 import type { AbortCause } from './context.ts';
 import { forRequest, inState, notify, stateId } from './regionIds.ts';
-import type { RequestId } from './scenario.ts';
+import type { RequestId, TransferMode } from './scenario.ts';
 import type { RegionConfig } from './servingSetup.ts';
 import { sideRegion } from './sideRegion.ts';
 
 type Kind = 'admitted' | 'placeholder';
 
-function lifecycle(rid: RequestId, kind: Kind): RegionConfig {
+function lifecycle(rid: RequestId, kind: Kind, transfer: TransferMode): RegionConfig {
   const p = { rid };
   const side = { rid, side: 'decode' } as const;
   const fail = (release: boolean, cause: AbortCause) => [
@@ -79,6 +79,9 @@ function lifecycle(rid: RequestId, kind: Kind): RegionConfig {
       notify(rid, 'RECEIVER_ABORTED'),
     ],
   });
+  // SGLang's waiting timeout. Pull mode has none: decode posts the READ itself, and it lands or
+  // fails (vLLM's only timeout is prefill's lease).
+  const waitTimeout = <T>(t: T) => (transfer === 'push' ? { TIMEOUT: t } : {});
   // A client abort of a running request lands in `check_finished` after the next decode step
   // (`process_batch_result_decode`).
   const abortAfterStep = {
@@ -175,13 +178,17 @@ function lifecycle(rid: RequestId, kind: Kind): RegionConfig {
             guard: and([
               { type: 'decodePreallocFits', params: p },
               { type: 'decodeBudgetAllows', params: p },
-              not(inState(rid, 'transfer', 'failed')),
+              // Pull mode: decode gets the request with prefill's block ids once prefill has
+              // finished it (`kv_transfer_params`), and posts its READ as it allocates.
+              transfer === 'pull'
+                ? inState(rid, 'transfer', 'leased')
+                : not(inState(rid, 'transfer', 'failed')),
             ]),
             target: 'awaitingKv',
             actions: [{ type: 'preallocateDecode', params: p }, notify(rid, 'METADATA_SENT')],
           },
           DECODE_TRANSFER_FAILED: transferFailed(false),
-          TIMEOUT: timeout,
+          ...waitTimeout(timeout),
           REQUEST_ABORTED: clientAbort(false),
         },
       },
@@ -208,7 +215,7 @@ function lifecycle(rid: RequestId, kind: Kind): RegionConfig {
           ],
           // The waiting timeout also ends a preallocated request whose KV can no longer come:
           // prefill retired it at admission and never opened the room (#38935).
-          TIMEOUT: { ...timeout, actions: fail(true, 'waitTimeout') },
+          ...waitTimeout({ ...timeout, actions: fail(true, 'waitTimeout') }),
           DECODE_TRANSFER_FAILED: transferFailed(true),
           REQUEST_ABORTED: clientAbort(true),
         },
@@ -219,6 +226,6 @@ function lifecycle(rid: RequestId, kind: Kind): RegionConfig {
 }
 
 /** The decode-side region of request `rid`. */
-export function decodeRegion(rid: RequestId): RegionConfig {
-  return sideRegion(rid, 'decode', lifecycle);
+export function decodeRegion(rid: RequestId, transfer: TransferMode = 'push'): RegionConfig {
+  return sideRegion(rid, 'decode', (id, kind) => lifecycle(id, kind, transfer));
 }

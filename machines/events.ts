@@ -49,6 +49,8 @@ export type ExternalEvent =
   | RequestEvent<'DECODE_RESUME'>
   /** timer → decode or prefill: the handshake or the KV can no longer come (the other side has retired it) */
   | RequestEvent<'TIMEOUT'>
+  /** timer → prefill, pull mode: the lease on a finished request's blocks expires and prefill frees them */
+  | RequestEvent<'LEASE_EXPIRED'>
   /** fault → transfer: the room fails (dead peer, RDMA error) */
   | RequestEvent<'TRANSFER_FAIL'>
   /** router → client: the router returns its reply for the request */
@@ -94,6 +96,7 @@ export const externalEventTypes = [
   'DECODE_RETRACT',
   'DECODE_RESUME',
   'TIMEOUT',
+  'LEASE_EXPIRED',
   'TRANSFER_FAIL',
   'ROUTER_REPLY',
   'CLIENT_ABORT',
@@ -118,6 +121,7 @@ export const eventActor: Readonly<Record<ExternalEvent['type'], string>> = {
   DECODE_RETRACT: 'decode scheduler',
   DECODE_RESUME: 'decode scheduler',
   TIMEOUT: 'timer',
+  LEASE_EXPIRED: 'timer',
   TRANSFER_FAIL: 'fault',
   ROUTER_REPLY: 'router',
   CLIENT_ABORT: 'client',

@@ -50,6 +50,8 @@
  * - `hostKv` (with `retraction`): the host copy of a retracted request's KV, one entry per
  *   position `[0, seqLen)` holding the writer code of that slot when it was offloaded (empty
  *   while the request is not retracted: a retracted request always holds at least one position);
+ * - `srcPages` (with `pull`): the prefill pages whose ids went to decode in
+ *   `kv_transfer_params` when prefill finished the request; decode's READ reads them by id;
  * - `reads` (ghost): attention reads as a bitset over (node, page, writer-or-nobody), bit
  *   `nodeBase + page * (requests + 1) + writer` with prefill's pages first.
  *
@@ -160,6 +162,8 @@ export interface RequestLists {
   readonly cachedPages: ListSlot;
   /** With `retraction`: the host copy of a retracted request's slot writers, by position. */
   readonly hostKv: ListSlot;
+  /** With `pull`: the prefill pages whose ids prefill handed to decode when it finished. */
+  readonly srcPages: ListSlot;
   /** First word of the read bitset, relative to the block. */
   readonly reads: number;
 }
@@ -175,6 +179,8 @@ export interface Mechanisms {
   readonly retraction: boolean;
   /** Two requests name the same bootstrap room: the per-room words are kept. */
   readonly sharedRooms: boolean;
+  /** Pull-mode transfer: `srcPages` is sized. */
+  readonly pull: boolean;
 }
 
 /** A scenario's state-vector layout and the name tables that render it. */
@@ -220,13 +226,15 @@ export class Layout {
     this.prefixGroups = cache ? scenario.requests.map((r) => r.prefix?.group ?? null) : [];
     this.pageSize = scenario.pageSize;
     this.mechanisms = {
-      lateWrites: scenario.lateWrites === true,
+      // A pull-mode READ, once posted, lands whatever happens to the request meanwhile.
+      lateWrites: scenario.lateWrites === true || scenario.transfer === 'pull',
       auxSlots: scenario.auxSlots !== undefined,
       prefixCache: cache,
       transferFaultBudget: scenario.transferFaults && scenario.maxTransferFaults !== undefined,
       clientAbortBudget: scenario.clientAborts && scenario.maxClientAborts !== undefined,
       retraction: n >= 2,
       sharedRooms: roomsCollide(scenario),
+      pull: scenario.transfer === 'pull',
     };
     this.roomOf = roomIndices(scenario);
     const pre = poolPages(scenario, 'prefill');
@@ -267,6 +275,7 @@ export class Layout {
       prefixPages: list(cache ? prefillRow : 0),
       cachedPages: list(cache ? prefillRow : 0),
       hostKv: list(n >= 2 ? decodeRow * scenario.pageSize : 0),
+      srcPages: list(scenario.transfer === 'pull' ? prefillRow : 0),
       reads: at,
     };
     at += Math.ceil(readBits / 32);

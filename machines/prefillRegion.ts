@@ -30,15 +30,15 @@
  * Left out: optimistic prefill (#26780), and bootstrap timeouts of a handshake that could still
  * come (a slow decode): like decode's, this side's `TIMEOUT` only ends a wait that never ends.
  */
-import { and } from 'xstate';
+import { and, or } from 'xstate';
 import { forRequest, inState, notify, stateId } from './regionIds.ts';
-import type { RequestId } from './scenario.ts';
+import type { RequestId, TransferMode } from './scenario.ts';
 import type { RegionConfig } from './servingSetup.ts';
 import { sideRegion } from './sideRegion.ts';
 
 type Kind = 'admitted' | 'placeholder';
 
-function lifecycle(rid: RequestId, kind: Kind): RegionConfig {
+function lifecycle(rid: RequestId, kind: Kind, transfer: TransferMode): RegionConfig {
   const p = { rid };
   const side = { rid, side: 'prefill' } as const;
   const aborted = stateId(rid, 'prefill', 'done.aborted');
@@ -126,6 +126,22 @@ function lifecycle(rid: RequestId, kind: Kind): RegionConfig {
       actions: [errorAbort, notify(rid, 'SENDER_ABORTED')],
     },
   ] as const;
+  // Pull mode: the lease on the finished request's blocks expires and prefill's
+  // `get_finished` frees them (`_reqs_to_send`). With heartbeats (#41383) decode keeps the lease
+  // alive while it tracks the request, so it expires only once decode is done with it; B10's
+  // fixed timeout expires whether or not decode's READ has landed.
+  const leaseExpired = {
+    guard: and([
+      forRequest(rid),
+      or([inState(rid, 'transfer', 'leased'), inState(rid, 'transfer', 'transferring')]),
+      or(['leaseExpiresUnderRead', inState(rid, 'decode', 'done')]),
+    ]),
+    target: stateId(rid, 'prefill', 'done.finished'),
+    actions: [
+      { type: 'releasePages', params: side },
+      { type: 'replyPrefillFinished', params: p },
+    ],
+  } as const;
   const chunkAndSend = {
     guard: and([
       { type: 'prefillFits', params: p },
@@ -221,6 +237,7 @@ function lifecycle(rid: RequestId, kind: Kind): RegionConfig {
           // `update_status`); the release then sees Failed and answers 500.
           REQUEST_ABORTED: { guard: forRequest(rid), actions: notify(rid, 'SENDER_ABORTED') },
           ...(kind === 'admitted' ? { PREFILL_ERROR: prefillError } : {}),
+          ...(transfer === 'pull' ? { LEASE_EXPIRED: leaseExpired } : {}),
         },
       },
     },
@@ -228,6 +245,6 @@ function lifecycle(rid: RequestId, kind: Kind): RegionConfig {
 }
 
 /** The prefill-side region of request `rid`. */
-export function prefillRegion(rid: RequestId): RegionConfig {
-  return sideRegion(rid, 'prefill', lifecycle);
+export function prefillRegion(rid: RequestId, transfer: TransferMode = 'push'): RegionConfig {
+  return sideRegion(rid, 'prefill', (id, kind) => lifecycle(id, kind, transfer));
 }

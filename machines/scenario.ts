@@ -15,6 +15,9 @@ export type TenantId = string;
 /** Which server a pool or an attention read belongs to. */
 export type NodeRole = 'prefill' | 'decode';
 
+/** How KV moves from prefill to decode (see `Scenario.transfer`). */
+export type TransferMode = 'push' | 'pull';
+
 /** One client request as the router receives it. */
 export interface RequestSpec {
   /** Unique id; letters, digits, `_` and `-`, starting with a letter. */
@@ -105,6 +108,17 @@ export interface Scenario {
    * any reserve.
    */
   readonly decodeReservedTokens?: number;
+  /**
+   * How KV moves from prefill to decode (absent: `push`). `push` is SGLang's: prefill's transfer
+   * worker writes into the pages decode preallocated and sent (`transferRegion.ts`). `pull` is
+   * vLLM's NIXL connector: prefill finishes, keeps its pages under a lease and hands their ids
+   * on; decode allocates its own and reads prefill's with a one-sided READ, then notifies
+   * prefill, which frees them, or frees them when the lease expires
+   * (`pullTransferRegion.ts`). Pull mode takes no chunked prefill, aux slots, prefill errors or
+   * shared rooms (those mechanisms are SGLang's push path's), and its READ, once posted, is
+   * never cancelled: it lands as a late write does.
+   */
+  readonly transfer?: TransferMode;
   /** Witnesses this scenario must reach for a pass to count (see `invariants/witnesses.ts`). */
   readonly witnesses: readonly string[];
 }

@@ -47,6 +47,7 @@ export const switchGuards = [
   'lateResultNotRetired',
   'auxRoomUnchecked',
   'duplicateRoomAccepted',
+  'leaseExpiresUnderRead',
 ] as const;
 
 /**
@@ -144,6 +145,7 @@ export function servingSetup(scenario: Scenario, variant: Variant) {
       coverageCheck: () => sw.coverageCheck,
       auxRoomUnchecked: () => sw.auxRoomUnchecked,
       duplicateRoomAccepted: () => sw.duplicateRoomAccepted,
+      leaseExpiresUnderRead: () => sw.leaseExpiresUnderRead,
       routerFailFast: () => sw.routerPolicy === 'failFast',
       successOverwritesPendingAbort: () => sw.successOverwritesPendingAbort,
       decodeWaitsForeverForKv: () => sw.decodeWaitsForeverForKv,
@@ -153,7 +155,7 @@ export function servingSetup(scenario: Scenario, variant: Variant) {
         scenario.transferFaults && context.words[context.layout.transferFaultsLeft] !== 0,
       clientAbortsEnabled: ({ context }) =>
         scenario.clientAborts && context.words[context.layout.clientAbortsLeft] !== 0,
-      lateWritesEnabled: () => scenario.lateWrites === true,
+      lateWritesEnabled: () => scenario.lateWrites === true || scenario.transfer === 'pull',
       prefillErrorsEnabled: () => scenario.prefillErrors === true,
     },
     actions: {

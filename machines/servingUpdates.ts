@@ -39,6 +39,7 @@ import {
   listItems,
   listLen,
   listPush,
+  listSet,
   setBit,
 } from './vectorOps.ts';
 
@@ -237,6 +238,9 @@ export function sendKv(c: ServingContext, rid: RequestId, last: boolean): void {
   const upTo = last ? prefilled : Math.floor(prefilled / ps) * ps;
   w[b + F.kvSentUpTo] = Math.max(w[b + F.kvSentUpTo] as number, upTo);
   w[b + F.kvSent] = 1;
+  // Pull mode: `request_finished` hands the row's block ids to decode, which reads them by id.
+  const L = c.layout;
+  if (last && L.mechanisms.pull) listSet(w, b, L.lists.srcPages, prefillRow(c, b));
 }
 
 /** The router posts the request to both sides. */
@@ -452,7 +456,9 @@ export function writeTransferredKv(c: ServingContext, rid: RequestId): void {
   const into = L.placeOf(L.idOf(target) as RequestId);
   if (target !== r.code) markCrossed(c, into, 2);
   const dst = L.mechanisms.lateWrites ? L.lists.dstPages : L.lists.decodePages;
-  const src = prefillRow(c, r.b);
+  // Push: the transfer worker reads the row the chunk's indices name; pull: decode's READ reads
+  // the block ids prefill handed over, whoever holds those blocks now.
+  const src = L.mechanisms.pull ? pagesIn(c, r.b, L.lists.srcPages) : prefillRow(c, r.b);
   const provenance = (pos: number): number => {
     const slot = slotOf(src, pos, L.pageSize);
     if (slot < 0) return 0;

@@ -36,21 +36,49 @@ import { forRequest } from './regionIds.ts';
 import type { RequestId } from './scenario.ts';
 import type { RegionConfig } from './servingSetup.ts';
 
+/**
+ * What the push and pull regions of request `rid` share: the entry action that records a KVPoll
+ * value, a fault and an abort failing the room, an abort that drains a write already posted
+ * (with late writes, which pull mode always has), and the `draining` and `failed` states.
+ */
+export function roomParts(rid: RequestId) {
+  const poll = (value: number) => ({ type: 'recordPoll', params: { rid, poll: value } }) as const;
+  const draining: RegionConfig = {
+    entry: poll(kvPoll.failed),
+    on: {
+      KV_WRITE_DONE: {
+        guard: forRequest(rid),
+        target: 'failed',
+        actions: { type: 'landLateWrite', params: { rid } },
+      },
+    },
+  };
+  return {
+    poll,
+    fault: {
+      guard: and([forRequest(rid), 'transferFaultsEnabled']),
+      target: 'failed',
+      actions: 'spendTransferFault',
+    } as const,
+    aborted: { guard: forRequest(rid), target: 'failed' } as const,
+    // With late writes, an abort does not cancel a write already posted.
+    abortedWhileWriting: {
+      guard: and([
+        forRequest(rid),
+        'lateWritesEnabled',
+        { type: 'kvWritePending', params: { rid } },
+      ]),
+      target: 'draining',
+      actions: { type: 'startDraining', params: { rid } },
+    } as const,
+    draining,
+    failed: { type: 'final', entry: poll(kvPoll.failed) } satisfies RegionConfig,
+  };
+}
+
 /** The transfer-channel region of request `rid`. */
 export function transferRegion(rid: RequestId): RegionConfig {
-  const poll = (value: number) => ({ type: 'recordPoll', params: { rid, poll: value } }) as const;
-  const fault = {
-    guard: and([forRequest(rid), 'transferFaultsEnabled']),
-    target: 'failed',
-    actions: 'spendTransferFault',
-  } as const;
-  const aborted = { guard: forRequest(rid), target: 'failed' } as const;
-  // With late writes, an abort does not cancel a write already posted.
-  const abortedWhileWriting = {
-    guard: and([forRequest(rid), 'lateWritesEnabled', { type: 'kvWritePending', params: { rid } }]),
-    target: 'draining',
-    actions: { type: 'startDraining', params: { rid } },
-  } as const;
+  const { poll, fault, aborted, abortedWhileWriting, draining, failed } = roomParts(rid);
   return {
     initial: 'unopened',
     states: {
@@ -120,16 +148,7 @@ export function transferRegion(rid: RequestId): RegionConfig {
           TRANSFER_FAIL: fault,
         },
       },
-      draining: {
-        entry: poll(kvPoll.failed),
-        on: {
-          KV_WRITE_DONE: {
-            guard: forRequest(rid),
-            target: 'failed',
-            actions: { type: 'landLateWrite', params: { rid } },
-          },
-        },
-      },
+      draining,
       // Not final: `update_status` lets Failed override any status, Success included
       // (`CommonKVManager.update_status` keeps the larger status, except that Failed always
       // wins). An abort after Success (`sender.abort()` on prefill, the receiver's
@@ -139,7 +158,7 @@ export function transferRegion(rid: RequestId): RegionConfig {
         entry: poll(kvPoll.success),
         on: { SENDER_ABORTED: aborted, RECEIVER_ABORTED: aborted },
       },
-      failed: { type: 'final', entry: poll(kvPoll.failed) },
+      failed,
     },
   };
 }

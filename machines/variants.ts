@@ -98,6 +98,14 @@ export interface Switches {
    * only in scenarios whose requests name a `room`.
    */
   readonly duplicateRoomAccepted: boolean;
+  /**
+   * Fault B10 (vLLM's `VLLM_NIXL_ABORT_REQUEST_TIMEOUT`; #52234, aws-do-eks#84): in pull mode
+   * prefill frees a finished request's blocks when a fixed timeout expires, whether or not decode
+   * has read them, and a READ that comes later copies whatever the blocks hold then. Off (the
+   * heartbeat lease, #41383): the lease is extended while decode tracks the request, so it
+   * expires only once decode is done with it. Matters only with `transfer: pull`.
+   */
+  readonly leaseExpiresUnderRead: boolean;
 }
 
 /** A named variant: switches plus what a reviewer should know about it. */
@@ -121,6 +129,7 @@ const incidentSwitches: Switches = {
   errorReleasesKvImmediately: false,
   lateResultNotRetired: false,
   duplicateRoomAccepted: false,
+  leaseExpiresUnderRead: false,
 };
 
 /** Every built-in variant, in the order reports list them. */

@@ -342,6 +342,12 @@ export const builtinRows: readonly ManifestRow[] = [
  * another tenant's, and written into pages its sender did not hold) and one commits on the
  * other's Success. Under `fixed` the router refuses the second request while the first is in
  * flight (#40185), and it runs once the first is answered. No other row moved.
+ *
+ * B10 and B11 are new, on pull-mode transfer (vLLM's NIXL connector, `pullTransferRegion.ts`):
+ * under B10 a fixed timeout frees a finished request's prefill pages before decode's READ, and
+ * the READ copies the KV another tenant's prefill wrote there; under B11 decode frees an aborted
+ * request's blocks while its READ is in flight, and the READ lands in another tenant's. Adding
+ * pull mode moved no push-mode row.
  */
 export const catalogueRows: readonly ManifestRow[] = [
   {
@@ -508,6 +514,44 @@ export const catalogueRows: readonly ManifestRow[] = [
     states: 143,
     transitions: 214,
     depth: 26,
+  },
+  {
+    scenario: 'pull-lease',
+    variant: 'b10-lease-expires-under-read',
+    status: 'violation',
+    violated: ['noCrossTenantRead', 'noReadAfterFree'],
+    caughtByOneOf: ['noCrossTenantRead', 'noReadAfterFree'],
+    states: 4668,
+    transitions: 8953,
+    depth: 25,
+  },
+  {
+    scenario: 'pull-lease',
+    variant: 'fixed',
+    status: 'ok',
+    violated: [],
+    states: 1430,
+    transitions: 2964,
+    depth: 25,
+  },
+  {
+    scenario: 'pull-abort',
+    variant: 'b11-aborted-load-freed',
+    status: 'violation',
+    violated: ['noCrossTenantRead', 'coverageBeforeCommit', 'noWriteAfterFree'],
+    caughtByOneOf: ['noWriteAfterFree', 'noCrossTenantRead'],
+    states: 5505,
+    transitions: 11745,
+    depth: 25,
+  },
+  {
+    scenario: 'pull-abort',
+    variant: 'fixed',
+    status: 'ok',
+    violated: [],
+    states: 5288,
+    transitions: 11384,
+    depth: 25,
   },
 ];
 

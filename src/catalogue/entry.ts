@@ -8,11 +8,22 @@ import type { Scenario } from '../../machines/scenario.ts';
 import type { Variant } from '../../machines/variants.ts';
 
 /** Catalogue ids, in the order `kvcheck catalogue` prints them. */
-export type CatalogueId = 'B1' | 'B2' | 'B3' | 'B4' | 'B5' | 'B6' | 'B7' | 'B8' | 'B9';
+export type CatalogueId =
+  | 'B1'
+  | 'B2'
+  | 'B3'
+  | 'B4'
+  | 'B5'
+  | 'B6'
+  | 'B7'
+  | 'B8'
+  | 'B9'
+  | 'B10'
+  | 'B11';
 
 /** A catalogued fault and how kvcheck catches it. */
 export interface CatalogueEntry {
-  /** Catalogue id, `B1` … `B9`. */
+  /** Catalogue id, `B1` … `B11`. */
   readonly id: CatalogueId;
   /** One line saying what goes wrong in the engine. */
   readonly description: string;

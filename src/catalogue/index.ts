@@ -1,5 +1,5 @@
 /**
- * The bug catalogue: faults from the engine's upstream history, B1 to B9, each as `fixed` plus
+ * The bug catalogue: faults from the engines' upstream history, B1 to B11, each as `fixed` plus
  * one fault switch with the smallest scenario that exposes it. Catalogue variants are not
  * built-in variants (`kvcheck all` does not run them), but `--variant` accepts their names.
  */
@@ -14,12 +14,14 @@ import { entry as b6 } from './entries/b6.ts';
 import { entry as b7 } from './entries/b7.ts';
 import { entry as b8 } from './entries/b8.ts';
 import { entry as b9 } from './entries/b9.ts';
+import { entry as b10 } from './entries/b10.ts';
+import { entry as b11 } from './entries/b11.ts';
 import type { CatalogueEntry } from './entry.ts';
 
 export type { CatalogueEntry, CatalogueId } from './entry.ts';
 
 /** Every catalogue entry, in id order. */
-export const catalogue: readonly CatalogueEntry[] = [b1, b2, b3, b4, b5, b6, b7, b8, b9];
+export const catalogue: readonly CatalogueEntry[] = [b1, b2, b3, b4, b5, b6, b7, b8, b9, b10, b11];
 
 /** The catalogue's variants, in entry order. */
 export const catalogueVariants: readonly Variant[] = catalogue.map((e) => e.variant);

@@ -22,6 +22,7 @@
  * auxSlots: 1                    # optional, 1..4, absent = not modelled: decode's metadata slots
  * prefillErrors: true            # optional, absent = off: a prefill error while the last chunk is in flight
  * decodeReservedTokens: 0        # optional, 0..1024, absent = 0: decode's num_reserved_decode_tokens, scaled
+ * transfer: push                 # optional, push or pull, absent = push: how KV moves to decode
  * witnesses: [someRequestRejected]   # optional, default []; each one of witnessNames
  * requests:                      # 1..8 requests (exhaustive search is practical up to 3 or 4; simulate walks more)
  *   - { id: a1, tenant: A, promptLen: 1, outputLen: 2 }
@@ -125,6 +126,24 @@ const requestKeys = Object.keys(requestShape);
 const nameError = 'must be 1 to 64 characters, each a letter, digit, "_", "." or "-"';
 const requestsError = `must be a list of 1 to ${maxRequests} requests`;
 
+/** Why a scenario's other fields rule out `transfer: pull`, or null when they do not. */
+function pullIncompatibility(s: {
+  readonly prefillChunks: number;
+  readonly auxSlots?: number | undefined;
+  readonly prefillErrors?: boolean | undefined;
+  readonly requests: readonly { readonly room?: string | undefined }[];
+}): string | null {
+  const clash = [
+    s.prefillChunks > 1 ? 'prefillChunks above 1' : null,
+    s.auxSlots !== undefined ? 'auxSlots' : null,
+    s.prefillErrors === true ? 'prefillErrors' : null,
+    s.requests.some((r) => r.room !== undefined) ? 'a request room' : null,
+  ].filter((x) => x !== null);
+  return clash.length === 0
+    ? null
+    : `pull does not take ${clash.join(', ')} (mechanisms of the push path)`;
+}
+
 /** Fields in `Scenario` order, which is also the order in which problems are reported. */
 const scenarioShape = {
   name: z.string({ error: nameError }).regex(/^[A-Za-z0-9_.-]{1,64}$/, { error: nameError }),
@@ -153,6 +172,7 @@ const scenarioShape = {
   auxSlots: mustBeIntegerFromTo(1, 4).optional(),
   prefillErrors: z.boolean({ error: 'must be true or false' }).optional(),
   decodeReservedTokens: mustBeIntegerFromTo(0, maxPoolTokens).optional(),
+  transfer: z.enum(['push', 'pull'], { error: 'must be push or pull' }).optional(),
   witnesses: z
     .array(z.enum(witnessNames, enumError('witness', witnessNames)), {
       error: 'must be a list of witness names',
@@ -196,6 +216,10 @@ export const scenarioSchema = z
         const message = `needs ${flag}: true, which it bounds`;
         ctx.addIssue({ code: 'custom', path: [bound], message });
       }
+    }
+    if (s.transfer === 'pull') {
+      const pushOnly = pullIncompatibility(s);
+      if (pushOnly) ctx.addIssue({ code: 'custom', path: ['transfer'], message: pushOnly });
     }
     for (const pool of ['prefillPoolTokens', 'decodePoolTokens'] as const) {
       if (s[pool] < s.pageSize) {

@@ -643,7 +643,7 @@ describe('bad input: exit 2, one error line, nothing on stdout', () => {
     expect(
       usageError(await run('check', '--scenario', 'incident', '--variant', 'nope')),
     ).toMatchInlineSnapshot(
-      `"error: unknown variant "nope"; accepted: incident-2026, fixed, fixed-coverage, retire-only, coverage-only, b1-placeholder-handoff, b2-success-overwrites-abort, b3-router-join-hang, b4-release-before-drain, b5-aux-slot-reuse, b6-double-release, b7-late-result-leak, b8-salt-ignored, b9-duplicate-room"`,
+      `"error: unknown variant "nope"; accepted: incident-2026, fixed, fixed-coverage, retire-only, coverage-only, b1-placeholder-handoff, b2-success-overwrites-abort, b3-router-join-hang, b4-release-before-drain, b5-aux-slot-reuse, b6-double-release, b7-late-result-leak, b8-salt-ignored, b9-duplicate-room, b10-lease-expires-under-read, b11-aborted-load-freed"`,
     );
   });
 
@@ -651,7 +651,7 @@ describe('bad input: exit 2, one error line, nothing on stdout', () => {
     expect(
       usageError(await run('check', '--scenario', 'nope', '--variant', 'fixed')),
     ).toMatchInlineSnapshot(
-      `"error: unknown scenario "nope"; accepted: incident, pool-2x, band, happy, tight-decode, incident-large, prefill-error, prefill-reject, late-write, aux-slot-reuse, late-abort, shared-prefix, room-collision"`,
+      `"error: unknown scenario "nope"; accepted: incident, pool-2x, band, happy, tight-decode, incident-large, prefill-error, prefill-reject, late-write, aux-slot-reuse, late-abort, shared-prefix, room-collision, pull-lease, pull-abort"`,
     );
   });
 
@@ -704,7 +704,7 @@ describe('bad input: exit 2, one error line, nothing on stdout', () => {
   it('names an unknown key in a config file and lists the accepted ones', async () => {
     const file = tempFile('unknown-key.yaml', `${validYaml}colour: red\n`);
     expect(usageError(await run('check', '--config', file))).toBe(
-      `error: ${file}: unknown key "colour" at top level; accepted: name, description, requests, pageSize, prefillPoolTokens, decodePoolTokens, contextLen, reserve, transferFaults, maxTransferFaults, prefillChunks, clientAborts, maxClientAborts, lateWrites, auxSlots, prefillErrors, decodeReservedTokens, witnesses`,
+      `error: ${file}: unknown key "colour" at top level; accepted: name, description, requests, pageSize, prefillPoolTokens, decodePoolTokens, contextLen, reserve, transferFaults, maxTransferFaults, prefillChunks, clientAborts, maxClientAborts, lateWrites, auxSlots, prefillErrors, decodeReservedTokens, transfer, witnesses`,
     );
   });
 
@@ -754,7 +754,7 @@ describe('bad input: exit 2, one error line, nothing on stdout', () => {
 
   it('rejects an unknown variant for paths', async () => {
     expect(usageError(await run('paths', '--variant', 'nope'))).toMatchInlineSnapshot(
-      `"error: unknown variant "nope"; accepted: incident-2026, fixed, fixed-coverage, retire-only, coverage-only, b1-placeholder-handoff, b2-success-overwrites-abort, b3-router-join-hang, b4-release-before-drain, b5-aux-slot-reuse, b6-double-release, b7-late-result-leak, b8-salt-ignored, b9-duplicate-room"`,
+      `"error: unknown variant "nope"; accepted: incident-2026, fixed, fixed-coverage, retire-only, coverage-only, b1-placeholder-handoff, b2-success-overwrites-abort, b3-router-join-hang, b4-release-before-drain, b5-aux-slot-reuse, b6-double-release, b7-late-result-leak, b8-salt-ignored, b9-duplicate-room, b10-lease-expires-under-read, b11-aborted-load-freed"`,
     );
   });
 

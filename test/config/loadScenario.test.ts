@@ -119,7 +119,7 @@ const malformed: readonly Malformed[] = [
   yamlCase(
     'an unknown key close to no field, with the accepted ones',
     edit(validYaml, 'pageSize: 1', 'pageSize: 1\ncolour: red'),
-    'scenario.yaml: unknown key "colour" at top level; accepted: name, description, requests, pageSize, prefillPoolTokens, decodePoolTokens, contextLen, reserve, transferFaults, maxTransferFaults, prefillChunks, clientAborts, maxClientAborts, lateWrites, auxSlots, prefillErrors, decodeReservedTokens, witnesses',
+    'scenario.yaml: unknown key "colour" at top level; accepted: name, description, requests, pageSize, prefillPoolTokens, decodePoolTokens, contextLen, reserve, transferFaults, maxTransferFaults, prefillChunks, clientAborts, maxClientAborts, lateWrites, auxSlots, prefillErrors, decodeReservedTokens, transfer, witnesses',
   ),
   yamlCase(
     'an unknown key in a request',
@@ -206,7 +206,7 @@ const malformed: readonly Malformed[] = [
     what: 'an empty JSON file',
     run: () => parseScenario('\n', 'scenario.json'),
     message:
-      'scenario.json: file is empty; expected a mapping with keys name, description, requests, pageSize, prefillPoolTokens, decodePoolTokens, contextLen, reserve, transferFaults, maxTransferFaults, prefillChunks, clientAborts, maxClientAborts, lateWrites, auxSlots, prefillErrors, decodeReservedTokens, witnesses',
+      'scenario.json: file is empty; expected a mapping with keys name, description, requests, pageSize, prefillPoolTokens, decodePoolTokens, contextLen, reserve, transferFaults, maxTransferFaults, prefillChunks, clientAborts, maxClientAborts, lateWrites, auxSlots, prefillErrors, decodeReservedTokens, transfer, witnesses',
   },
   {
     what: 'an unsupported extension',

@@ -5,12 +5,14 @@
 import { describe, expect, it } from 'vitest';
 import {
   kvPollMonotone,
+  noCrossTenantRead,
   rejectedHoldsNothing,
   statusPerIncarnation,
 } from '../../invariants/index.ts';
 import { variantNamed } from '../../machines/variants.ts';
 import { band, incident, tightDecode } from '../../scenarios/index.ts';
 import { roomCollision } from '../../src/catalogue/entries/b9.ts';
+import { pullLease } from '../../src/catalogue/entries/b10.ts';
 import { findCatalogueVariant } from '../../src/catalogue/index.ts';
 import { check } from '../../src/checker/check.ts';
 import { stepChanges } from '../../src/checker/stepChanges.ts';
@@ -279,5 +281,48 @@ describe('bootstrap rooms shared by two requests (per-room tables, clear(), #401
       'DISPATCH b1',
     );
     expect(later.at('b1', 'router')).toBe('awaiting');
+  });
+});
+
+describe('pull-mode transfer (vLLM NIXL: request_finished, the READ, the lease)', () => {
+  const finished = (variant: ReturnType<typeof catalogueVariant>) =>
+    drive(pullLease, variant).run(
+      'DISPATCH a1',
+      'PREFILL_INTAKE a1',
+      'DECODE_INTAKE a1',
+      // No handshake: prefill computes at once, and finishing hands its block ids to decode.
+      'PREFILL_BOOTSTRAPPED a1',
+      'PREFILL_FORWARD a1',
+      'SEND_KV a1',
+    );
+
+  it('leases the finished request’s pages, and decode posts its READ as it allocates', () => {
+    const d = finished(variantNamed('fixed'));
+    expect(d.at('a1', 'transfer')).toBe('leased');
+    expect(d.req('a1').srcPages).toEqual(d.req('a1').prefillPages);
+    d.run('DECODE_PREALLOC a1');
+    expect(d.at('a1', 'transfer')).toBe('transferring');
+    // The heartbeat lease does not expire while decode tracks the request.
+    expect(d.enabled('LEASE_EXPIRED a1')).toBe(false);
+    d.run('KV_WRITE_DONE a1', 'PREFILL_RELEASE a1');
+    expect(d.at('a1', 'prefill')).toEqual({ done: 'finished' });
+    expect(d.req('a1').prefillPages).toEqual([]);
+  });
+
+  it('shows a lease that expires before the READ as the READ copying another tenant’s KV', () => {
+    const d = finished(catalogueVariant('b10-lease-expires-under-read')).run(
+      'DECODE_PREALLOC a1',
+      'LEASE_EXPIRED a1',
+      'DISPATCH b1',
+      'PREFILL_INTAKE b1',
+      'PREFILL_BOOTSTRAPPED b1',
+      'PREFILL_FORWARD b1',
+      'KV_WRITE_DONE a1',
+    );
+    const [page] = d.req('a1').decodePages;
+    expect(d.ctx().decodePool.writer[page ?? -1]).toBe('b1');
+    expect(d.req('a1').readAfterFree.prefill).toBe(0);
+    d.run('DECODE_COMMIT a1', 'DECODE_STEP a1');
+    expect(noCrossTenantRead(d.state())).toBe(false);
   });
 });

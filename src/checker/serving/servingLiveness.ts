@@ -52,6 +52,7 @@ const regionOfEvent: Readonly<Record<ExternalEvent['type'], string | null>> = {
   DECODE_RETRACT: 'decode',
   DECODE_RESUME: 'decode',
   TIMEOUT: 'timer',
+  LEASE_EXPIRED: 'timer',
 };
 
 /** The weak-fairness group of `event`: `rid.region` (`a1.decode`), or null for none. */
