@@ -67,6 +67,7 @@ function* shortened<C, E extends EventObject>(
   const initial = initialState(machine, compiled, pass.views, options.input);
   yield* searching(pass, initial, sliceMs);
   const shortest = new Map(violationsOf(pass, initial).map((v) => [v.name, v]));
+  pass.dispose();
   return found.map((v) => shortest.get(v.name) ?? { ...v, shortest: false });
 }
 
@@ -91,6 +92,7 @@ function* exploring<TContext, TEvent extends EventObject>(
   const initial = initialState(machine, compiled, search.views, options.input);
   yield* searching(search, initial, sliceMs);
   const found = violationsOf(search, initial);
+  search.dispose();
   const violations =
     options.order === 'depth' && found.length > 0
       ? yield* shortened(found, machine, compiled, options, sliceMs)

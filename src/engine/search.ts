@@ -9,6 +9,7 @@
  * `advance` runs for a slice of time and can be called again (`exploreAsync`).
  */
 import type { EventObject } from 'xstate';
+import { CompactStore } from './compactStore.ts';
 import type { CompiledMachine } from './compiledMachine.ts';
 import {
   type ConfigView,
@@ -91,8 +92,20 @@ export class Search<C, E extends EventObject> {
     this.terminal = checks(options.terminalInvariants);
   }
 
+  /**
+   * Exact keys with `exact`; the indexed fingerprint store when the run reports its transitions
+   * (`onTransition` needs the index of a duplicate); otherwise the compact store, 16 bytes a
+   * state at most, with its trace records on disk.
+   */
   private newStore(vector: boolean): StateStore {
-    return this.options.exact ? new ExactStore(vector) : new FingerprintStore(vector);
+    if (this.options.exact) return new ExactStore(vector);
+    if (this.options.onTransition) return new FingerprintStore(vector);
+    return new CompactStore(vector);
+  }
+
+  /** Releases the store's resources (the compact store's trace file) once traces are built. */
+  dispose(): void {
+    this.store.dispose?.();
   }
 
   /** The snapshot-like view of an engine state. */
@@ -204,7 +217,7 @@ export class Search<C, E extends EventObject> {
 
   private bounded(view: ConfigView, context: unknown): boolean {
     const max = this.options.maxStates ?? Number.POSITIVE_INFINITY;
-    if (this.store.size < max || this.store.find(view, context) !== -1) return false;
+    if (this.store.size < max || this.store.has(view, context)) return false;
     this.bound = { reason: 'maxStates', limit: max };
     this.stopped = true;
     return true;

@@ -1,11 +1,13 @@
 /**
  * The visited-state store: each distinct state gets a dense index (0 = initial) with the index
  * of the state it was first reached from and the interned event that reached it, so that a
- * shortest trace can be rebuilt. Two implementations:
+ * shortest trace can be rebuilt. Two implementations here, and `CompactStore`
+ * (`compactStore.ts`), the default, with its trace records on disk:
  * - `FingerprintStore` keeps only a 64-bit fingerprint per state (configuration hash combined
  *   with the context's structural hash), in typed arrays with an open-addressing (linear
  *   probing) table of indices: 16 bytes per state plus 4 per table slot, with at most half the
- *   slots used, and growth slack of at most 2x;
+ *   slots used, and growth slack of at most 2x. It finds the index of a duplicate, which runs
+ *   that report their transitions need;
  * - `ExactStore` keeps the full key (configuration key and context JSON) in a `Map`.
  * A store made for vector contexts (`vectorContext.ts`; decided once per search, from the
  * initial context) identifies a context by its words alone: the fingerprint combines the
@@ -40,20 +42,30 @@ export interface KeyedConfig {
 export interface StateStore {
   readonly size: number;
   /**
+   * Whether `add` tells which stored state a duplicate equals. A store that does not
+   * (`CompactStore`) returns -1 for every duplicate.
+   */
+  readonly indexed: boolean;
+  /**
    * Adds the state (`config`, `context`). Returns its new index, or `-1 - index` of the equal
-   * state already stored. `hint` is the parent's `lastHint`, if any.
+   * state already stored (-1 when the store is not `indexed`). `hint` is the parent's
+   * `lastHint`, if any.
    */
   add(config: KeyedConfig, context: unknown, parent: number, hint: HashHint): number;
   /** The hint of the context passed to the last `add` (null in exact mode). */
   readonly lastHint: HashHint;
-  /** The index of the equal stored state, or -1. */
-  find(config: KeyedConfig, context: unknown): number;
+  /** Whether an equal state is stored. */
+  has(config: KeyedConfig, context: unknown): boolean;
+  /** Whether the state is the one stored at `index`. */
+  isAt(config: KeyedConfig, context: unknown, index: number): boolean;
   /** Records the event that first reached `index`. */
   setEvent(index: number, event: number): void;
   parentOf(index: number): number;
   eventOf(index: number): number;
   /** Bytes used by the store's memory (see `ExploreStats.bytesPerState`). */
   bytes(): number;
+  /** Releases what the store holds outside the heap (a file); traces cannot be rebuilt after. */
+  dispose?(): void;
 }
 
 function grown<T extends Uint32Array | Int32Array>(a: T, size: number): T {
@@ -64,27 +76,22 @@ function grown<T extends Uint32Array | Int32Array>(a: T, size: number): T {
 
 const initialSlots = 1 << 8;
 
-/** Fingerprint (hash compaction) store, after TLC's fingerprint set. */
-export class FingerprintStore implements StateStore {
-  size = 0;
-  private table = new Uint32Array(initialSlots);
-  private mask = initialSlots - 1;
-  private hi = new Uint32Array(initialSlots / 2);
-  private lo = new Uint32Array(initialSlots / 2);
-  private parents = new Int32Array(initialSlots / 2);
-  private events = new Uint32Array(initialSlots / 2);
-  private readonly fp = new Uint32Array(2);
+/**
+ * A state's 64-bit fingerprint: the configuration's hash combined with the context's words
+ * (vector mode, hashed from the parent's words where the hint gives them) or with its structural
+ * hash. `fp` holds the last one computed; `lastHint` is what it leaves its successors.
+ */
+export class Fingerprinter {
+  readonly fp = new Uint32Array(2);
+  lastHint: HashHint = null;
   private readonly hasher = new StructuralHasher();
   private readonly words = new Uint32Array(2);
-  lastHint: HashHint = null;
 
-  /**
-   * `vector`: every context of the run is a `VectorContext`, fingerprinted by its words, hashed
-   * from the parent's words where the hint gives them; otherwise by its structural hash.
-   */
-  constructor(private readonly vector = false) {}
+  /** `vector`: every context of the run is a `VectorContext`. */
+  constructor(private readonly vector: boolean) {}
 
-  private fingerprint(config: KeyedConfig, context: unknown, hint: HashHint): void {
+  /** Computes the fingerprint of (`config`, `context`) into `fp`. */
+  of(config: KeyedConfig, context: unknown, hint: HashHint): void {
     if (this.vector) {
       const words = wordsOf(context);
       const parent = hint as WordsHash | null;
@@ -100,6 +107,45 @@ export class FingerprintStore implements StateStore {
     const tree = this.hasher.hashTree(context, hint as HashNode | null);
     this.lastHint = tree;
     combine(config.hash, tree, this.fp);
+  }
+}
+
+/** What the fingerprint stores share: the fingerprinter, its output and the hint it leaves. */
+export abstract class Fingerprinted {
+  protected readonly prints: Fingerprinter;
+  protected readonly fp: Uint32Array;
+
+  /**
+   * `vector`: every context of the run is a `VectorContext`, fingerprinted by its words, hashed
+   * from the parent's words where the hint gives them; otherwise by its structural hash.
+   */
+  constructor(vector = false) {
+    this.prints = new Fingerprinter(vector);
+    this.fp = this.prints.fp;
+  }
+
+  /** The hint of the context passed to the last `add`. */
+  get lastHint(): HashHint {
+    return this.prints.lastHint;
+  }
+}
+
+/**
+ * Fingerprint (hash compaction) store, after TLC's fingerprint set, that also finds the index of
+ * a duplicate: the store of runs that draw the state graph (`onTransition`).
+ */
+export class FingerprintStore extends Fingerprinted implements StateStore {
+  size = 0;
+  readonly indexed = true;
+  private table = new Uint32Array(initialSlots);
+  private mask = initialSlots - 1;
+  private hi = new Uint32Array(initialSlots / 2);
+  private lo = new Uint32Array(initialSlots / 2);
+  private parents = new Int32Array(initialSlots / 2);
+  private events = new Uint32Array(initialSlots / 2);
+
+  private fingerprint(config: KeyedConfig, context: unknown, hint: HashHint): void {
+    this.prints.of(config, context, hint);
   }
 
   /** The slot holding the current fingerprint, or the empty slot where it belongs. */
@@ -129,10 +175,19 @@ export class FingerprintStore implements StateStore {
     return index;
   }
 
+  /** The index of the equal stored state, or -1. */
   find(config: KeyedConfig, context: unknown): number {
     this.fingerprint(config, context, null);
     const at = this.table[this.slotOf(this.fp[0] as number, this.fp[1] as number)] as number;
     return at - 1;
+  }
+
+  has(config: KeyedConfig, context: unknown): boolean {
+    return this.find(config, context) !== -1;
+  }
+
+  isAt(config: KeyedConfig, context: unknown, index: number): boolean {
+    return this.find(config, context) === index;
   }
 
   setEvent(index: number, event: number): void {
@@ -187,6 +242,7 @@ function wordsOf(context: unknown): Int32Array {
 
 /** Exact store: full keys in a `Map`, parents and events in typed arrays. */
 export class ExactStore implements StateStore {
+  readonly indexed = true;
   private readonly index = new Map<string, number>();
   private keyChars = 0;
   private parents = new Int32Array(initialSlots);
@@ -222,8 +278,17 @@ export class ExactStore implements StateStore {
     return i;
   }
 
+  /** The index of the equal stored state, or -1. */
   find(config: KeyedConfig, context: unknown): number {
     return this.index.get(this.keyOf(config, context)) ?? -1;
+  }
+
+  has(config: KeyedConfig, context: unknown): boolean {
+    return this.find(config, context) !== -1;
+  }
+
+  isAt(config: KeyedConfig, context: unknown, index: number): boolean {
+    return this.find(config, context) === index;
   }
 
   setEvent(index: number, event: number): void {

@@ -24,7 +24,7 @@ function stepTo<C, E extends EventObject>(
   const succ = search.interp.stepTo(from, event);
   if (succ === null) return null;
   const c = search.canonical(succ);
-  return search.store.find(c.view, c.context) === index ? succ : null;
+  return search.store.isAt(c.view, c.context, index) ? succ : null;
 }
 
 function anyStepTo<C, E extends EventObject>(

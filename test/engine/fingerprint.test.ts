@@ -7,6 +7,7 @@
  * The seed is pinned: set KVCHECK_SEED to replay another one.
  */
 import { fc, test } from '@fast-check/vitest';
+import { CompactStore } from '../../src/engine/compactStore.ts';
 import { collisionProbability } from '../../src/engine/fingerprint.ts';
 import { FingerprintStore } from '../../src/engine/stateStore.ts';
 import { type HashNode, StructuralHasher } from '../../src/engine/structuralHash.ts';
@@ -81,6 +82,29 @@ describe('the fingerprint store', () => {
     expect(store.find({ key: 'k', hash: { a: 1, b: 3 } }, { i: 5, s: 'x5' })).toBe(-1);
     expect(store.parentOf(500)).toBe(499);
     expect(store.bytes() / store.size).toBeLessThanOrEqual(64);
+  });
+
+  it('compact: stores 100,000 states in at most 16 bytes of memory each, with records on disk', () => {
+    const store = new CompactStore();
+    const config = { key: 'k', hash: { a: 1, b: 2 } };
+    for (let i = 0; i < 100_000; i++) {
+      expect(store.add(config, { i, s: `x${i % 7}` }, i - 1, null)).toBe(i);
+      store.setEvent(i, i % 13);
+    }
+    expect(store.add(config, { i: 123, s: 'x4' }, 0, null)).toBe(-1);
+    expect(store.has(config, { i: 99_999, s: `x${99_999 % 7}` })).toBe(true);
+    expect(store.has({ key: 'k', hash: { a: 1, b: 3 } }, { i: 5, s: 'x5' })).toBe(false);
+    // Records read back from the file and from the block still in memory.
+    for (const i of [1, 500, 4_095, 4_096, 77_777, 99_999]) {
+      expect(store.parentOf(i)).toBe(i - 1);
+      expect(store.eventOf(i)).toBe(i % 13);
+      expect(store.isAt(config, { i, s: `x${i % 7}` }, i)).toBe(true);
+      expect(store.isAt(config, { i, s: `x${i % 7}` }, i - 1)).toBe(false);
+    }
+    expect(store.diskBytes()).toBeGreaterThan(0);
+    expect(store.bytes() / store.size).toBeLessThanOrEqual(16);
+    store.dispose();
+    store.dispose();
   });
 
   it('estimates the collision probability with the birthday bound', () => {

@@ -1,0 +1,183 @@
+/**
+ * The compact fingerprint store: at most 16 bytes of memory per stored state, as TLC's
+ * fingerprint set keeps its parent links on disk. Memory holds an open-addressing table of the
+ * states' 64-bit fingerprints (two words a slot, (0, 0) empty, linear probing, grown by half
+ * when it is four-fifths full, so between 10 and 15 bytes a state) and the latest block of 256
+ * trace records (4 KiB). Each state's record (its fingerprint, its parent's index and the event that reached
+ * it, 16 bytes) goes to a temporary file, a block at a time; the file is unlinked as soon as it
+ * is open, so nothing is left behind, and closed by `dispose` (or when the store is collected).
+ *
+ * It cannot tell which stored state a duplicate equals (`indexed` is false): runs that draw the
+ * state graph (`onTransition`) keep the indexed `FingerprintStore`. Trace reconstruction asks
+ * `isAt`, which compares a state's fingerprint with the one recorded at an index.
+ */
+import {
+  closeSync,
+  mkdtempSync,
+  openSync,
+  readSync,
+  rmdirSync,
+  unlinkSync,
+  writeSync,
+} from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Fingerprinted, type HashHint, type KeyedConfig, type StateStore } from './stateStore.ts';
+
+/** Words of one trace record: fingerprint high, low, parent index, event. */
+const recordWords = 4;
+/** Records in the in-memory block (4 KiB), written to the file when full. */
+const blockRecords = 256;
+/** The table grows when more than this share of its slots is used. */
+const maxLoad = 0.8;
+
+const closeFile = new FinalizationRegistry<number>((fd) => {
+  try {
+    closeSync(fd);
+  } catch {
+    // Already closed by `dispose`.
+  }
+});
+
+/** An open, already unlinked temporary file for trace records. */
+function traceFile(): number {
+  const dir = mkdtempSync(join(tmpdir(), 'kvcheck-trace-'));
+  const path = join(dir, 'records');
+  const fd = openSync(path, 'w+');
+  unlinkSync(path);
+  rmdirSync(dir);
+  return fd;
+}
+
+/** Compact fingerprint store: a fingerprint table in memory, trace records on disk. */
+export class CompactStore extends Fingerprinted implements StateStore {
+  size = 0;
+  readonly indexed = false;
+  private slots = new Uint32Array(2 * 512);
+  private capacity = 512;
+  private readonly block = new Uint32Array(recordWords * blockRecords);
+  /** Index of the first record in `block`; records below it are in the file. */
+  private blockBase = 0;
+  private fd = -1;
+  private readonly one = new Uint32Array(recordWords);
+
+  add(config: KeyedConfig, context: unknown, parent: number, hint: HashHint): number {
+    this.prints.of(config, context, hint);
+    const h = this.fp[0] as number;
+    const l = fingerprintLow(h, this.fp[1] as number);
+    const slot = this.slotOf(h, l);
+    if (this.slots[2 * slot + 1] !== 0) return -1;
+    this.slots[2 * slot] = h;
+    this.slots[2 * slot + 1] = l;
+    const index = this.size++;
+    this.record(index, h, l, parent);
+    if (this.size > this.capacity * maxLoad) this.grow();
+    return index;
+  }
+
+  has(config: KeyedConfig, context: unknown): boolean {
+    this.prints.of(config, context, null);
+    const h = this.fp[0] as number;
+    return this.slots[2 * this.slotOf(h, fingerprintLow(h, this.fp[1] as number)) + 1] !== 0;
+  }
+
+  isAt(config: KeyedConfig, context: unknown, index: number): boolean {
+    if (index < 0 || index >= this.size) return false;
+    this.prints.of(config, context, null);
+    const h = this.fp[0] as number;
+    const r = this.read(index);
+    return r[0] === h && r[1] === fingerprintLow(h, this.fp[1] as number);
+  }
+
+  setEvent(index: number, event: number): void {
+    if (index < this.blockBase) throw new RangeError(`record ${index} is already on disk`);
+    this.block[recordWords * (index - this.blockBase) + 3] = event;
+  }
+
+  parentOf(index: number): number {
+    return index <= 0 || index >= this.size ? -1 : (this.read(index)[2] as number) | 0;
+  }
+
+  eventOf(index: number): number {
+    return index < 0 || index >= this.size ? 0 : (this.read(index)[3] as number);
+  }
+
+  bytes(): number {
+    return this.slots.byteLength + this.block.byteLength;
+  }
+
+  /** Bytes of trace records written to the temporary file. */
+  diskBytes(): number {
+    return this.blockBase * recordWords * 4;
+  }
+
+  /** Closes the trace file; the store can no longer rebuild traces from it. */
+  dispose(): void {
+    if (this.fd === -1) return;
+    closeFile.unregister(this);
+    closeSync(this.fd);
+    this.fd = -1;
+  }
+
+  /** The slot holding fingerprint (h, l), or the empty slot where it belongs. */
+  private slotOf(h: number, l: number): number {
+    const cap = this.capacity;
+    let slot = Math.floor((h / 4294967296) * cap);
+    for (;;) {
+      const sl = this.slots[2 * slot + 1] as number;
+      if (sl === 0 || (sl === l && this.slots[2 * slot] === h)) return slot;
+      slot = slot + 1 === cap ? 0 : slot + 1;
+    }
+  }
+
+  private grow(): void {
+    const old = this.slots;
+    this.capacity = Math.ceil(this.capacity * 1.5);
+    this.slots = new Uint32Array(2 * this.capacity);
+    for (let k = 1; k < old.length; k += 2) {
+      const l = old[k] as number;
+      if (l === 0) continue;
+      const h = old[k - 1] as number;
+      const slot = this.slotOf(h, l);
+      this.slots[2 * slot] = h;
+      this.slots[2 * slot + 1] = l;
+    }
+  }
+
+  private record(index: number, h: number, l: number, parent: number): void {
+    if (index - this.blockBase >= blockRecords) this.flush();
+    const w = recordWords * (index - this.blockBase);
+    this.block[w] = h;
+    this.block[w + 1] = l;
+    this.block[w + 2] = parent;
+    this.block[w + 3] = 0;
+  }
+
+  /** Writes the full block to the trace file and starts an empty one after it. */
+  private flush(): void {
+    if (this.fd === -1) {
+      this.fd = traceFile();
+      closeFile.register(this, this.fd, this);
+    }
+    const bytes = new Uint8Array(this.block.buffer, 0, this.block.byteLength);
+    writeSync(this.fd, bytes, 0, bytes.length, this.blockBase * recordWords * 4);
+    this.blockBase += this.block.length / recordWords;
+    this.block.fill(0);
+  }
+
+  /** The record of `index`, from the block or the file (valid until the next read). */
+  private read(index: number): Uint32Array {
+    if (index >= this.blockBase) {
+      const w = recordWords * (index - this.blockBase);
+      return this.block.subarray(w, w + recordWords);
+    }
+    const bytes = new Uint8Array(this.one.buffer);
+    readSync(this.fd, bytes, 0, bytes.length, index * recordWords * 4);
+    return this.one;
+  }
+}
+
+/** The low word of a fingerprint as stored: never 0, which marks an empty slot. */
+function fingerprintLow(h: number, l: number): number {
+  return l === 0 ? (h | 1) >>> 0 || 1 : l;
+}
