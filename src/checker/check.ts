@@ -93,9 +93,15 @@ function prepare(scenario: Scenario, variant: Variant, given: CheckOptions): Pre
       ? { symmetry: servingSymmetry(scenario), orbitSize: servingOrbitSize(scenario) }
       : {}),
     ...(fast && options.onProgress ? { onProgress: options.onProgress } : {}),
-    onState: (s, index) => recorder.state(s, index),
+    onState: (s) => recorder.state(s),
     ...(recorder.coverage
-      ? { onTransition: (from: number, e: ExternalEvent, to: number) => recorder.move(from, e, to) }
+      ? {
+          onMove: (
+            from: StateProjection<ServingContext>,
+            e: ExternalEvent,
+            to: StateProjection<ServingContext>,
+          ) => recorder.move(from, e, to),
+        }
       : {}),
   };
   const finish = (result: ExploreResult<ServingContext, ExternalEvent>) =>

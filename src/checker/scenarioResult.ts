@@ -28,8 +28,8 @@ export function plainState(p: StateProjection<ServingContext>): ServingState {
 /**
  * Records, state by state and move by move, what a `ScenarioResult` needs beyond the engine's
  * own result: the witnesses reached and, when `coverage` is on, each request's distinct
- * lifecycle moves. Engines announce a state (`state`) before or after the moves into it
- * (`move`); a move into a state not yet announced waits for it.
+ * lifecycle moves, read from the source and successor states of each move (`move`), so that
+ * nothing is kept per state.
  */
 export class ResultRecorder {
   private readonly reached = new Set<string>();
@@ -40,9 +40,7 @@ export class ResultRecorder {
   private readonly fired = new Set<string>();
   private readonly ids = new Map<string, number>();
   private readonly tuples: Record<string, string>[] = [];
-  private readonly byState: number[][] = [];
   private readonly moves = new Set<string>();
-  private readonly waiting = new Map<number, [number, ExternalEvent][]>();
 
   /** `rids`: the scenario's requests in order; `coverage`: record lifecycle moves. */
   constructor(
@@ -50,20 +48,21 @@ export class ResultRecorder {
     readonly coverage: boolean,
   ) {}
 
-  /** A new distinct state, by index. */
-  state(s: StateProjection<ServingContext>, index: number): void {
-    const state = plainState(s);
-    if (this.pending.length > 0) this.reach(state);
-    if (!this.coverage) return;
-    this.byState[index] = this.tuplesOf(state);
-    for (const [from, event] of this.waiting.get(index) ?? []) this.add(from, event, index);
-    this.waiting.delete(index);
+  /** A new distinct state. */
+  state(s: StateProjection<ServingContext>): void {
+    if (this.pending.length > 0) this.reach(plainState(s));
   }
 
-  /** An enabled transition `from` → `to` by `event`. */
-  move(from: number, event: ExternalEvent, to: number): void {
-    if (this.byState[to] !== undefined) this.add(from, event, to);
-    else this.waiting.set(to, [...(this.waiting.get(to) ?? []), [from, event]]);
+  /** An enabled transition `from` → `to` by `event` (states read during the call only). */
+  move(
+    from: StateProjection<ServingContext>,
+    event: ExternalEvent,
+    to: StateProjection<ServingContext>,
+  ): void {
+    const r = this.rids.indexOf(event.rid);
+    const a = this.tuplesOf(plainState(from))[r];
+    const b = this.tuplesOf(plainState(to))[r];
+    if (a !== undefined && b !== undefined) this.moves.add(`${event.type} ${a} ${b}`);
   }
 
   /** Evaluates the trigger of property `name` on `s`, until it first fires. */
@@ -126,13 +125,6 @@ export class ResultRecorder {
       this.tuples.push({ ...tuple });
     }
     return id;
-  }
-
-  private add(from: number, event: ExternalEvent, to: number): void {
-    const r = this.rids.indexOf(event.rid);
-    const a = this.byState[from]?.[r];
-    const b = this.byState[to]?.[r];
-    if (a !== undefined && b !== undefined) this.moves.add(`${event.type} ${a} ${b}`);
   }
 }
 

@@ -96,7 +96,7 @@ export function breadthFirstTree<E>(
  * Explores `machine` with `getAdjacencyMap` and returns what `explore` returns. State identity
  * is `JSON.stringify({ value, context })`, `getAdjacencyMap`'s own default key. Honours
  * `events`, `invariants`, `terminalInvariants`, `maxStates`, `maxSeconds`, `input`, `onState`
- * (in breadth-first order, after the traversal) and `onTransition`; ignores the fast engine's
+ * (in breadth-first order, after the traversal), `onTransition` and `onMove`; ignores the fast engine's
  * `symmetry`, `orbitSize`, `exact`, `order`, `maxMemory`, `signal`, `onProgress` and
  * `stopAtFirstViolation`. A bound marks the states found beyond it unexpanded, so terminal
  * invariants are not checked on them. `bytesPerState` is 0: snapshots are kept whole.
@@ -121,9 +121,14 @@ export function exploreReference<C, E extends EventObject>(
   tree.order.forEach((v) => {
     options.onState?.(states[v] as SnapshotLike<C>, v, tree.depth[v] ?? 0);
   });
-  if (options.onTransition) {
+  if (options.onTransition || options.onMove) {
     graph.graph.edges.forEach((out, from) => {
-      for (const e of out) options.onTransition?.(from, e.event, e.to);
+      for (const e of out) {
+        options.onTransition?.(from, e.event, e.to);
+        const a = states[from];
+        const b = states[e.to];
+        if (a && b) options.onMove?.(a as SnapshotLike<C>, e.event, b as SnapshotLike<C>);
+      }
     });
   }
   const isTerminal = (v: number) =>

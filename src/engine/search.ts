@@ -195,6 +195,7 @@ export class Search<C, E extends EventObject> {
       let context = interp.nextContext;
       if (this.options.symmetry) ({ view, context } = this.canonical({ view, context }));
       if (this.bounded(view, context)) return;
+      this.options.onMove?.(this.snapshot(item), event as E, this.snapshot({ view, context }));
       const added = this.store.add(view, context, item.index, item.tree);
       this.options.onTransition?.(item.index, event as E, added >= 0 ? added : -1 - added);
       if (added < 0) continue;

@@ -140,8 +140,22 @@ export interface ExploreOptions<TContext, TEvent extends EventObject> {
    * of the path it was discovered by (breadth first: its distance from the initial state).
    */
   readonly onState?: (state: SnapshotLike<TContext>, index: number, depth: number) => void;
-  /** Called for every enabled (state, event) pair with the indices of source and target. */
+  /**
+   * Called for every enabled (state, event) pair with the indices of source and target. A run
+   * with it keeps the store that indexes duplicates (more memory a state, see `stateStore.ts`).
+   */
   readonly onTransition?: (from: number, event: TEvent, to: number) => void;
+  /**
+   * Called for every enabled (state, event) pair with the source and the successor (under
+   * symmetry, the successor's representative). The states are valid only during the call: a
+   * callback that keeps one copies it. Unlike `onTransition` it needs no index, so the run keeps
+   * the compact store.
+   */
+  readonly onMove?: (
+    from: SnapshotLike<TContext>,
+    event: TEvent,
+    to: SnapshotLike<TContext>,
+  ) => void;
 }
 
 /** Size and speed of one search. */
@@ -167,9 +181,12 @@ export interface ExploreStats {
   /** Wall-clock milliseconds, including the shortening pass of a depth-first search. */
   readonly ms: number;
   /**
-   * Memory of the visited-state store divided by `states`. Fingerprint mode: the typed arrays
-   * (hash table, fingerprints, parent and event indices), measured. Exact mode: the typed
-   * arrays plus 2 bytes per key character, a lower bound that ignores `Map` overhead.
+   * Memory of the visited-state store divided by `states`. Fingerprint mode: the typed arrays,
+   * measured: the fingerprint table and the block of trace records not yet on disk (compact
+   * store; the records on disk, 16 bytes a state, are not memory), or the hash table,
+   * fingerprints, parent and event indices (indexed store, runs with `onTransition`). Exact
+   * mode: the typed arrays plus 2 bytes per key character, a lower bound that ignores `Map`
+   * overhead.
    */
   readonly bytesPerState: number;
 }

@@ -409,7 +409,7 @@ describe('bounds', () => {
   it('says how the fast engine stored states: fingerprints with the collision estimate, or full keys', async () => {
     const fingerprints = await run('check', '--scenario', 'happy', '--variant', 'fixed');
     expect(fingerprints.out).toContain(
-      '  states stored as 64-bit fingerprints, 44.8 bytes/state; probability of a collision 1.3e-13 (--exact stores full keys)\n',
+      '  states stored as 64-bit fingerprints, 16 bytes/state; probability of a collision 1.3e-13 (--exact stores full keys)\n',
     );
     const exact = await run('check', '--scenario', 'happy', '--variant', 'fixed', '--exact');
     expect(exact.out).toMatch(
