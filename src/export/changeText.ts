@@ -12,6 +12,7 @@ const pollNames: Readonly<Record<string, string>> = {
   bootstrapping: 'KVPoll Bootstrapping',
   waitingForInput: 'KVPoll WaitingForInput',
   transferring: 'KVPoll Transferring',
+  leased: 'prefill’s pages leased for decode’s READ (pull)',
   draining: 'KVPoll Failed, a write still in flight',
   success: 'KVPoll Success',
   failed: 'KVPoll Failed',

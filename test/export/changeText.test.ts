@@ -114,6 +114,7 @@ describe('changeText', () => {
 
   it('names a room state by its KVPoll and keeps an unknown one as it is', () => {
     expect(kvPollName('success')).toBe('KVPoll Success');
+    expect(kvPollName('leased')).toBe('prefill’s pages leased for decode’s READ (pull)');
     expect(kvPollName('somewhere.new')).toBe('somewhere.new');
   });
 
