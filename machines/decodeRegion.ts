@@ -22,7 +22,7 @@
  * write for the room is in flight keeps the pages until it drains (see `releasePages`).
  *
  * Decode's memory accounting follows SGLang's: the prealloc queue preallocates only within its
- * budget (`decodeBudgetAllows`, see `preallocWithinBudget`), and when the running batch's next
+ * budget (`decodeBudgetAllows`, see `decodeMemory.ts`), and when the running batch's next
  * step finds no page, `retract_decode` retracts running requests (`running` → `retracted`), their
  * KV copied to host and their pages freed, until `resume_retracted_reqs` gives them pages again
  * and loads the copy back (`retracted` → `running`).

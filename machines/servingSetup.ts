@@ -7,6 +7,7 @@
 import { raise, setup } from 'xstate';
 import { vectorAssign } from '../src/engine/index.ts';
 import type { AbortCause, ServingContext } from './context.ts';
+import * as mem from './decodeMemory.ts';
 import type { InternalEvent, ServingEvent } from './events.ts';
 import { canAllocate } from './kvPagePool.ts';
 import { F } from './layout.ts';
@@ -73,7 +74,7 @@ export function servingSetup(scenario: Scenario, variant: Variant) {
   const roomIndex = roomIndices(scenario);
   const rooms = new Map(scenario.requests.map((r, i) => [r.id, roomIndex[i]]));
   const roomOf = (rid: RequestId) => rooms.get(rid) ?? -1;
-  const budget: up.DecodeBudget = {
+  const budget: mem.DecodeBudget = {
     reserved: scenario.decodeReservedTokens ?? 0,
     outputs: scenario.requests.map((r) => r.outputLen),
   };
@@ -123,11 +124,11 @@ export function servingSetup(scenario: Scenario, variant: Variant) {
           pagesFor(get(context, p.rid, F.decodeLen), context.layout.pageSize),
         ),
       decodeBudgetAllows: ({ context, event }, p: Rid) =>
-        event.rid === p.rid && up.preallocWithinBudget(context, p.rid, budget),
+        event.rid === p.rid && mem.preallocWithinBudget(context, p.rid, budget),
       retractionVictim: ({ context, event }, p: Rid) =>
-        event.rid === p.rid && up.retractionVictim(context, p.rid, budget),
+        event.rid === p.rid && mem.retractionVictim(context, p.rid, budget),
       resumeFits: ({ context, event }, p: Rid) =>
-        event.rid === p.rid && up.resumeFits(context, p.rid, budget),
+        event.rid === p.rid && mem.resumeFits(context, p.rid, budget),
       decodeStepFits: ({ context, event }, p: Rid) =>
         event.rid === p.rid &&
         get(context, p.rid, F.generated) < output(p.rid) &&
@@ -201,9 +202,9 @@ export function servingSetup(scenario: Scenario, variant: Variant) {
       startDraining: act((context, p: Rid) => up.startDraining(context, p.rid)),
       commitDecode: act((context, p: Rid) => up.commitDecode(context, p.rid)),
       runDecodeStep: act((context, p: Rid) => up.runDecodeStep(context, p.rid)),
-      retractDecode: act((context, p: Rid) => up.retractDecode(context, p.rid)),
-      resumeDecode: act((context, p: Rid) => up.resumeDecode(context, p.rid)),
-      dropHostCopy: act((context, p: Rid) => up.dropHostCopy(context, p.rid)),
+      retractDecode: act((context, p: Rid) => mem.retractDecode(context, p.rid)),
+      resumeDecode: act((context, p: Rid) => mem.resumeDecode(context, p.rid)),
+      dropHostCopy: act((context, p: Rid) => mem.dropHostCopy(context, p.rid)),
       recordPoll: act((context, p: RidPoll) => up.recordPoll(context, p.rid, p.poll)),
       forwardReply: act((context, p: RidSide) => up.forwardReply(context, p.rid, p.side)),
       /** Raises an internal event for another region of the same request, within this step. */
