@@ -38,7 +38,7 @@ function inRunningBatch(c: ServingContext, i: number, budget: DecodeBudget): boo
   return (
     w[b + F.committed] === 1 &&
     w[b + F.decodeReplyStatus] === 0 &&
-    listLen(w, b, c.layout.lists.hostKv) === 0 &&
+    !isRetracted(c, b) &&
     (w[b + F.generated] as number) < (budget.outputs[i] as number)
   );
 }
@@ -85,23 +85,22 @@ function decodeQueues(c: ServingContext, budget: DecodeBudget): DecodeQueues {
   let retracted = 0;
   let retractable = 0;
   let retractedNeed = 0;
+  // The largest `max_new_tokens + input` in the running batch; `single` subtracts `retractable`.
+  let largestNeed = 0;
   for (let i = 0; i < L.requests.length; i++) {
     const b = L.block(i);
     if (inRunningBatch(c, i, budget)) {
       running++;
       retractable += accountedTokens(c, b);
+      const need = (budget.outputs[i] as number) + (c.words[b + F.decodeLen] as number);
+      largestNeed = Math.max(largestNeed, need);
     } else if (inTransferQueue(c, b)) transferring++;
     else if (isRetracted(c, b)) {
       retracted++;
       retractedNeed += accountedTokens(c, b) + budget.reserved;
     }
   }
-  let single = 0;
-  for (let i = 0; i < L.requests.length && running > 0; i++) {
-    if (!inRunningBatch(c, i, budget)) continue;
-    const input = c.words[L.block(i) + F.decodeLen] as number;
-    single = Math.max(single, (budget.outputs[i] as number) + input - retractable);
-  }
+  const single = running > 0 ? Math.max(0, largestNeed - retractable) : 0;
   const free = freeCount(c.words, L.decode) * L.pageSize;
   return { free, running, transferring, retracted, retractable, single, retractedNeed };
 }

@@ -19,7 +19,6 @@ import {
   pagesFor,
   type RequestId,
   requestSpec,
-  roomIndices,
   type Scenario,
 } from './scenario.ts';
 import * as up from './servingUpdates.ts';
@@ -71,9 +70,6 @@ export function servingSetup(scenario: Scenario, variant: Variant) {
   const prompt = (rid: RequestId) => spec(rid).promptLen;
   const output = (rid: RequestId) => spec(rid).outputLen;
   const get = up.field;
-  const roomIndex = roomIndices(scenario);
-  const rooms = new Map(scenario.requests.map((r, i) => [r.id, roomIndex[i]]));
-  const roomOf = (rid: RequestId) => rooms.get(rid) ?? -1;
   const budget: mem.DecodeBudget = {
     reserved: scenario.decodeReservedTokens ?? 0,
     outputs: scenario.requests.map((r) => r.outputLen),
@@ -87,7 +83,10 @@ export function servingSetup(scenario: Scenario, variant: Variant) {
     types: { context: {} as ServingContext, events: {} as ServingEvent },
     guards: {
       isFor: ({ event }, p: Rid) => event.rid === p.rid,
-      isForRoom: ({ event }, p: Rid) => roomOf(event.rid) === roomOf(p.rid),
+      isForRoom: ({ context, event }, p: Rid) => {
+        const L = context.layout;
+        return L.roomOf[L.indexOf(event.rid)] === L.roomOf[L.indexOf(p.rid)];
+      },
       roomSucceeded: ({ context, event }, p: Rid) =>
         event.rid === p.rid && roomEntryIs(context, up.at(context, p.rid), false),
       roomFailed: ({ context, event }, p: Rid) =>
@@ -156,7 +155,7 @@ export function servingSetup(scenario: Scenario, variant: Variant) {
         scenario.transferFaults && context.words[context.layout.transferFaultsLeft] !== 0,
       clientAbortsEnabled: ({ context }) =>
         scenario.clientAborts && context.words[context.layout.clientAbortsLeft] !== 0,
-      lateWritesEnabled: () => scenario.lateWrites === true || scenario.transfer === 'pull',
+      lateWritesEnabled: ({ context }) => context.layout.mechanisms.lateWrites,
       prefillErrorsEnabled: () => scenario.prefillErrors === true,
     },
     actions: {

@@ -183,8 +183,10 @@ export class Search<C, E extends EventObject> {
   }
 
   private expand(item: Item, next: Item[]): void {
-    const offered = offeredEvents(this.options.events, item.view, this.snapshot(item));
+    const source = this.snapshot(item);
+    const offered = offeredEvents(this.options.events, item.view, source);
     const interp = this.interp;
+    const onMove = this.options.onMove;
     let enabled = 0;
     for (let i = 0; i < offered.length; i++) {
       const event = offered[i] as EventObject;
@@ -195,7 +197,7 @@ export class Search<C, E extends EventObject> {
       let context = interp.nextContext;
       if (this.options.symmetry) ({ view, context } = this.canonical({ view, context }));
       if (this.bounded(view, context)) return;
-      this.options.onMove?.(this.snapshot(item), event as E, this.snapshot({ view, context }));
+      onMove?.(source, event as E, this.snapshot({ view, context }));
       const added = this.store.add(view, context, item.index, item.tree);
       this.options.onTransition?.(item.index, event as E, added >= 0 ? added : -1 - added);
       if (added < 0) continue;

@@ -9,6 +9,7 @@ import {
   rejectedHoldsNothing,
   statusPerIncarnation,
 } from '../../invariants/index.ts';
+import type { Scenario } from '../../machines/scenario.ts';
 import { variantNamed } from '../../machines/variants.ts';
 import { band, incident, tightDecode } from '../../scenarios/index.ts';
 import { roomCollision } from '../../src/catalogue/entries/b9.ts';
@@ -23,6 +24,16 @@ function catalogueVariant(name: string) {
   const v = findCatalogueVariant(name);
   if (!v) throw new Error(`no catalogue variant ${name}`);
   return v;
+}
+
+/** `scenario` (by default tight-decode) under `fixed`, with a1 and b1 taken in by decode. */
+function dispatched(scenario: Scenario = tightDecode) {
+  return drive(scenario, variantNamed('fixed')).run(
+    'DISPATCH a1',
+    'DISPATCH b1',
+    'DECODE_INTAKE a1',
+    'DECODE_INTAKE b1',
+  );
 }
 
 /** From decode's prealloc of `rid` to its commit: prefill computes and sends, the KV lands. */
@@ -116,14 +127,6 @@ describe('a destination that arrived before any sender (awaitingSender)', () => 
 
 describe('decode’s reservation budget (pop_preallocated, _allocatable_tokens)', () => {
   // tight-decode: a1 (1-token prompt, 4 new tokens) and b1 (2 and 3), a decode pool of 6 pages.
-  const dispatched = (scenario = tightDecode) =>
-    drive(scenario, variantNamed('fixed')).run(
-      'DISPATCH a1',
-      'DISPATCH b1',
-      'DECODE_INTAKE a1',
-      'DECODE_INTAKE b1',
-    );
-
   it('keeps the reserve per transferring request free before it preallocates another', () => {
     const reserving = { ...tightDecode, name: 'reserving', decodeReservedTokens: 1 };
     const d = dispatched(reserving).run('DECODE_PREALLOC a1');
@@ -144,11 +147,7 @@ describe('decode’s reservation budget (pop_preallocated, _allocatable_tokens)'
 
 describe('retraction of running decode requests (retract_decode, resume_retracted_reqs)', () => {
   const bothRunning = (scenario = tightDecode) =>
-    drive(scenario, variantNamed('fixed')).run(
-      'DISPATCH a1',
-      'DISPATCH b1',
-      'DECODE_INTAKE a1',
-      'DECODE_INTAKE b1',
+    dispatched(scenario).run(
       'DECODE_PREALLOC a1',
       'DECODE_PREALLOC b1',
       ...toCommitted('a1'),
