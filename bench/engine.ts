@@ -82,7 +82,8 @@ type Measured = Pick<BenchRecord, 'states' | 'transitions'> &
     readonly bytesPerState?: number | null;
   };
 
-function table(head: string, rows: string[][]): string {
+/** A Markdown table of `rows` under the `|`-separated `head` (names left, numbers right). */
+export function table(head: string, rows: string[][]): string {
   const cols = head.split('|');
   const widths = cols.map((h, i) => Math.max(h.length, ...rows.map((r) => (r[i] ?? '').length)));
   const pad = (c: string, i: number) =>
@@ -94,8 +95,10 @@ function table(head: string, rows: string[][]): string {
     ...rows.map(line),
   ].join('\n');
 }
-const n = (x: number) => x.toLocaleString('en-US');
-const ratio = (a: number, b: number) => `${(a / b).toFixed(1)}x`;
+/** A count with thousands separators. */
+export const n = (x: number) => x.toLocaleString('en-US');
+/** `a / b` to one decimal, as `1.4x`. */
+export const ratio = (a: number, b: number) => `${(a / b).toFixed(1)}x`;
 const verdict = (r: Result) => r.violations.map((x) => `${x.name}:${x.trace.length}`).join(', ');
 
 /**

@@ -19,6 +19,7 @@ import {
   exploreAsync,
   exploreReference,
   type StateProjection,
+  type WorkerRun,
 } from '../engine/index.ts';
 import {
   type CheckOptions,
@@ -47,6 +48,46 @@ interface PreparedCheck {
   readonly options: ResolvedCheckOptions;
   readonly explore: ServingExplore;
   readonly finish: (result: ExploreResult<ServingContext, ExternalEvent>) => ScenarioResult;
+}
+
+/** What a worker thread needs to build the same check (`workerRun`). */
+interface WorkerArg {
+  readonly scenario: Scenario;
+  readonly variant: Variant;
+  readonly options: Pick<CheckOptions, 'properties' | 'symmetry'>;
+}
+
+/**
+ * The machine and engine options of a check, built on a worker thread of the parallel search
+ * (`WorkerRecipe`) exactly as `prepare` builds them on the main thread.
+ */
+export function workerRun(arg: WorkerArg): WorkerRun<ServingContext, ExternalEvent> {
+  const run = prepare(arg.scenario, arg.variant, arg.options);
+  return { machine: createServingMachine(arg.scenario, arg.variant), options: run.explore };
+}
+
+/** The worker threads of a check (none when `options.workers` is 1). */
+function workersOf(
+  scenario: Scenario,
+  variant: Variant,
+  options: ResolvedCheckOptions,
+): Pick<ServingExplore, 'workers'> {
+  if (options.workers <= 1) return {};
+  const arg: WorkerArg = {
+    scenario,
+    variant,
+    options: {
+      ...(options.properties ? { properties: options.properties } : {}),
+      symmetry: options.symmetry,
+    },
+  };
+  return {
+    workers: {
+      count: options.workers,
+      ...options.workerLevels,
+      recipe: { module: import.meta.url, name: 'workerRun', arg },
+    },
+  };
 }
 
 function prepare(scenario: Scenario, variant: Variant, given: CheckOptions): PreparedCheck {
@@ -94,6 +135,8 @@ function prepare(scenario: Scenario, variant: Variant, given: CheckOptions): Pre
       : {}),
     ...(fast && options.onProgress ? { onProgress: options.onProgress } : {}),
     onState: (s) => recorder.state(s),
+    journal: recorder,
+    ...workersOf(scenario, variant, options),
     ...(recorder.coverage
       ? {
           onMove: (

@@ -43,6 +43,19 @@ export interface CheckOptions {
   /** Fast engine: stops the search (incomplete, bound `interrupted`) once aborted. */
   readonly signal?: AbortSignal;
   /**
+   * Fast engine, `checkAsync`: worker threads that expand the breadth-first frontier once a
+   * level holds 4,096 states (smaller spaces stay on one thread). The result is the same as
+   * with one thread. Needs breadth-first order, fingerprints (not `exact`) and no `machine`;
+   * `check`, which cannot wait, runs on one thread. @default 1
+   */
+  readonly workers?: number;
+  /**
+   * With `workers` above 1: the level size at which the workers take over (@default 4096) and
+   * the states the main thread sends a worker at a time (@default 1024). Tuning only; the
+   * result does not depend on them.
+   */
+  readonly workerLevels?: { readonly from?: number; readonly chunk?: number };
+  /**
    * The machine to explore instead of the one `createServingMachine(scenario, variant)` builds:
    * one made for the same scenario, with implementations replaced through `machine.provide` (a
    * seeded bug). The result is still reported under the variant's name. @default none
@@ -64,6 +77,8 @@ export interface ResolvedCheckOptions {
   readonly onProgress: ((p: Progress) => void) | undefined;
   readonly signal: AbortSignal | undefined;
   readonly machine: ServingMachine | undefined;
+  readonly workers: number;
+  readonly workerLevels: { readonly from?: number; readonly chunk?: number };
 }
 
 /** The defaults, stated once: unbounded, fast engine, no symmetry, fingerprints, breadth first. */
@@ -75,12 +90,15 @@ export const checkDefaults = {
   symmetry: false,
   exact: false,
   order: 'breadth',
+  workers: 1,
+  workerLevels: {},
 } as const satisfies Partial<ResolvedCheckOptions>;
 
 /**
  * Fills in every default of `options`. Throws a plain `Error` naming the option when a fast-engine
  * option is combined with the reference engine (`symmetry`, `exact`, `order: 'depth'`,
- * `maxMemory`), which would otherwise be silently ignored.
+ * `maxMemory`), which would otherwise be silently ignored, and when `workers` is not a whole
+ * number of at least 1 or, above 1, is combined with what needs one thread.
  */
 export function resolveCheckOptions(options: CheckOptions = {}): ResolvedCheckOptions {
   const resolved: ResolvedCheckOptions = {
@@ -96,7 +114,30 @@ export function resolveCheckOptions(options: CheckOptions = {}): ResolvedCheckOp
     onProgress: options.onProgress,
     signal: options.signal,
     machine: options.machine,
+    workers: options.workers ?? checkDefaults.workers,
+    workerLevels: options.workerLevels ?? checkDefaults.workerLevels,
   };
+  for (const [name, n] of Object.entries(resolved.workerLevels)) {
+    if (!Number.isInteger(n) || n < 1) {
+      throw new Error(`workerLevels.${name} must be a whole number of at least 1, not ${n}`);
+    }
+  }
+  if (!Number.isInteger(resolved.workers) || resolved.workers < 1) {
+    throw new Error(`workers must be a whole number of at least 1, not ${resolved.workers}`);
+  }
+  if (resolved.workers > 1) {
+    const oneThread = [
+      resolved.engine === 'graph' && 'the graph engine',
+      resolved.exact && 'exact',
+      resolved.order === 'depth' && 'order depth',
+      resolved.machine && 'a machine of your own',
+    ].filter((x): x is string => typeof x === 'string');
+    if (oneThread.length > 0) {
+      throw new Error(
+        `workers run one breadth-first fingerprint search; not with ${oneThread.join(', ')}`,
+      );
+    }
+  }
   if (resolved.engine === 'graph') {
     const fastOnly = [
       resolved.symmetry && 'symmetry',

@@ -9,7 +9,7 @@ import type { ServingState } from '../../invariants/vocabulary.ts';
 import type { ServingContext } from '../../machines/context.ts';
 import type { ExternalEvent } from '../../machines/events.ts';
 import type { Scenario } from '../../machines/scenario.ts';
-import type { ExploreResult, StateProjection, Violation } from '../engine/index.ts';
+import type { ExploreResult, Journal, StateProjection, Violation } from '../engine/index.ts';
 import type { ResolvedCheckOptions } from './checkOptions.ts';
 import {
   type LifecycleMove,
@@ -31,7 +31,12 @@ export function plainState(p: StateProjection<ServingContext>): ServingState {
  * lifecycle moves, read from the source and successor states of each move (`move`), so that
  * nothing is kept per state.
  */
-export class ResultRecorder {
+export class ResultRecorder implements Journal {
+  /**
+   * What was recorded, one entry per first record: `w` and a witness reached, `t` and a
+   * property whose trigger fired, `m` and a lifecycle move as JSON (`apply` replays one).
+   */
+  readonly log: string[] = [];
   private readonly reached = new Set<string>();
   /** The witnesses not reached yet (each is dropped once reached). */
   private pending = Object.entries(witnesses);
@@ -62,12 +67,33 @@ export class ResultRecorder {
     const r = this.rids.indexOf(event.rid);
     const a = this.tuplesOf(plainState(from))[r];
     const b = this.tuplesOf(plainState(to))[r];
-    if (a !== undefined && b !== undefined) this.moves.add(`${event.type} ${a} ${b}`);
+    if (a === undefined || b === undefined) return;
+    const key = `${event.type} ${a} ${b}`;
+    if (this.moves.has(key)) return;
+    this.moves.add(key);
+    this.log.push(`m${JSON.stringify([event.type, this.tuples[a], this.tuples[b]])}`);
   }
 
   /** Evaluates the trigger of property `name` on `s`, until it first fires. */
   trigger(name: string, p: Property, s: ServingState): void {
-    if (!this.fired.has(name) && p.trigger.fires(s)) this.fired.add(name);
+    if (this.fired.has(name) || !p.trigger.fires(s)) return;
+    this.fired.add(name);
+    this.log.push(`t${name}`);
+  }
+
+  /** Records what entry `entry` of another recorder's `log` records (idempotent). */
+  apply(entry: string): void {
+    const body = entry.slice(1);
+    if (entry.startsWith('w')) this.reached.add(body);
+    else if (entry.startsWith('t')) this.fired.add(body);
+    else if (entry.startsWith('m')) {
+      const [type, a, b] = JSON.parse(body) as [
+        string,
+        Record<string, string>,
+        Record<string, string>,
+      ];
+      this.moves.add(`${type} ${this.intern(a)} ${this.intern(b)}`);
+    }
   }
 
   /** Whether the trigger of property `name` fired in some explored state. */
@@ -99,8 +125,10 @@ export class ResultRecorder {
   private reach(state: ServingState): void {
     let kept = 0;
     for (const entry of this.pending) {
-      if (entry[1](state)) this.reached.add(entry[0]);
-      else this.pending[kept++] = entry;
+      if (entry[1](state)) {
+        this.reached.add(entry[0]);
+        this.log.push(`w${entry[0]}`);
+      } else this.pending[kept++] = entry;
     }
     this.pending.length = kept;
   }

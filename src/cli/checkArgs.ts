@@ -27,6 +27,36 @@ export interface SearchArgs {
   readonly search?: string;
 }
 
+/** Declares `--workers` on `command` (`check`); returns it for chaining. `workersFrom` parses it. */
+export function withWorkersOption(command: Command): Command {
+  return command.option(
+    '--workers <n>',
+    'fast engine, breadth first, fingerprints: expand large levels on n threads; same result (default: 1)',
+  );
+}
+
+/**
+ * The worker threads `--workers` asks for, checked against the other search options: a whole
+ * number of at least 1, and above 1 only for the fast engine's breadth-first fingerprint search.
+ * Throws `UsageError` (exit 2) otherwise.
+ */
+export function workersFrom(text: string | undefined, search: CheckOptions): number {
+  if (text === undefined) return 1;
+  const workers = wholeNumber('--workers', text, 1);
+  if (workers === 1) return workers;
+  const oneThread = [
+    search.engine === 'graph' && '--engine graph',
+    search.exact && '--exact',
+    search.order === 'depth' && '--search depth',
+  ].filter((x): x is string => typeof x === 'string');
+  if (oneThread.length > 0) {
+    throw new UsageError(
+      `--workers ${workers} needs the fast engine's breadth-first fingerprint search; not with ${oneThread.join(', ')}`,
+    );
+  }
+  return workers;
+}
+
 /**
  * Declares the bounds every exploring command takes, `--max-states` and `--max-seconds`, on
  * `command`; returns it for chaining. `searchOptionsFrom` parses them.

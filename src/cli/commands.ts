@@ -17,7 +17,7 @@ import { itfFileName, toItf } from '../export/itf.ts';
 import { resultJson, traceJson } from '../export/outcomeJson.ts';
 import { plural } from '../numbers.ts';
 import { findPaths, renderPaths } from '../paths/index.ts';
-import { type SearchArgs, searchOptionsFrom } from './checkArgs.ts';
+import { type SearchArgs, searchOptionsFrom, workersFrom } from './checkArgs.ts';
 import { planDeploymentCheck, planJson, renderMapping } from './deploymentCommands.ts';
 import { exitCode, exitCodeOfResults } from './exitCodes.ts';
 import { checkOutputPaths, writeFailure, writeFilesInto } from './outputPaths.ts';
@@ -46,6 +46,8 @@ export interface CheckArgs extends SelectionArgs, SearchArgs {
   readonly outItf?: string;
   /** A deployment file: check its abstract scenarios instead of `--scenario`/`--config`. */
   readonly deployment?: string;
+  /** Threads of the breadth-first search (`workersFrom`). */
+  readonly workers?: string;
 }
 
 function traceFile(results: readonly ScenarioResult[]): string {
@@ -113,6 +115,7 @@ export async function runCheck(args: CheckArgs, io: Io): Promise<number> {
   );
   const properties = distinct(args.invariant).map((n) => oneOf('invariant', n, propertyNames));
   const search = searchOptionsFrom(args);
+  const workers = workersFrom(args.workers, search);
   const progress = io.progress && !args.json ? io.progress : undefined;
   const results: ScenarioResult[] = [];
   const interrupt = new AbortController();
@@ -127,6 +130,7 @@ export async function runCheck(args: CheckArgs, io: Io): Promise<number> {
       results.push(
         await checkAsync(scenario, variant, {
           ...search,
+          workers,
           signal: interrupt.signal,
           ...(properties.length > 0 ? { properties } : {}),
           ...(progress

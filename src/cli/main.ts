@@ -9,7 +9,12 @@ import { ConfigError } from '../config/loadScenario.ts';
 import { didYouMean } from '../didYouMean.ts';
 import { UnknownStateError } from '../paths/index.ts';
 import { runCatalogueCommand } from './catalogueCommand.ts';
-import { withBoundOptions, withEngineOption, withSearchOptions } from './checkArgs.ts';
+import {
+  withBoundOptions,
+  withEngineOption,
+  withSearchOptions,
+  withWorkersOption,
+} from './checkArgs.ts';
 import { runAll, runCheck, runList, runPaths } from './commands.ts';
 import { runDeploymentReport, runLint } from './deploymentCommands.ts';
 import { runDiagram } from './diagramCommand.ts';
@@ -58,17 +63,21 @@ function program(io: Io, setCode: (code: number) => void, argvText: string): Com
     .configureOutput({ writeOut: io.out, writeErr: () => {}, outputError: () => {} })
     // `kvcheck COMMAND --help` is the way to help; a `help` command would swallow typos.
     .helpCommand(false);
-  withSearchOptions(
-    cli
-      .command('check')
-      .description('explore every reachable state of scenarios × variants and check the properties')
-      .option('--scenario <name>', 'built-in scenario (repeatable; default: all)', collect, [])
-      .option('--config <file>', 'scenario file, YAML or JSON (repeatable)', collect, [])
-      .option('--variant <name>', 'engine variant (repeatable; default: all)', collect, [])
-      .option('--invariant <name>', 'property to check (repeatable; default: all)', collect, [])
-      .option('--json', 'print the Outcome as JSON', false)
-      .option('--out-trace <file>', 'write every counterexample as JSON to file')
-      .option('--out-itf <dir>', 'write each counterexample as an ITF trace into dir'),
+  withWorkersOption(
+    withSearchOptions(
+      cli
+        .command('check')
+        .description(
+          'explore every reachable state of scenarios × variants and check the properties',
+        )
+        .option('--scenario <name>', 'built-in scenario (repeatable; default: all)', collect, [])
+        .option('--config <file>', 'scenario file, YAML or JSON (repeatable)', collect, [])
+        .option('--variant <name>', 'engine variant (repeatable; default: all)', collect, [])
+        .option('--invariant <name>', 'property to check (repeatable; default: all)', collect, [])
+        .option('--json', 'print the Outcome as JSON', false)
+        .option('--out-trace <file>', 'write every counterexample as JSON to file')
+        .option('--out-itf <dir>', 'write each counterexample as an ITF trace into dir'),
+    ),
   )
     .option('--deployment <file>', 'deployment file: check its abstract scenarios (see lint)')
     .addHelpText(

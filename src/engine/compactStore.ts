@@ -53,7 +53,7 @@ function traceFile(): number {
 export class CompactStore extends Fingerprinted implements StateStore {
   size = 0;
   readonly indexed = false;
-  private slots = new Uint32Array(2 * 512);
+  private slots: Uint32Array;
   private capacity = 512;
   private readonly block = new Uint32Array(recordWords * blockRecords);
   /** Index of the first record in `block`; records below it are in the file. */
@@ -61,10 +61,30 @@ export class CompactStore extends Fingerprinted implements StateStore {
   private fd = -1;
   private readonly one = new Uint32Array(recordWords);
 
+  /**
+   * `vector`: see `Fingerprinted`. `shared`: the table lives in a `SharedArrayBuffer`, so that
+   * the search's worker threads can look fingerprints up in it (`table`, `tableHas`).
+   */
+  constructor(
+    vector = false,
+    private readonly shared = false,
+  ) {
+    super(vector);
+    this.slots = this.newSlots(this.capacity);
+  }
+
   add(config: KeyedConfig, context: unknown, parent: number, hint: HashHint): number {
     this.prints.of(config, context, hint);
     const h = this.fp[0] as number;
-    const l = fingerprintLow(h, this.fp[1] as number);
+    return this.addFingerprint(h, this.fp[1] as number, parent);
+  }
+
+  /**
+   * Adds the state whose 64-bit fingerprint is (`h`, `l`), reached from `parent`: its new index,
+   * or -1 when the fingerprint is stored already.
+   */
+  addFingerprint(h: number, l0: number, parent: number): number {
+    const l = fingerprintLow(h, l0);
     const slot = this.slotOf(h, l);
     if (this.slots[2 * slot + 1] !== 0) return -1;
     this.slots[2 * slot] = h;
@@ -75,10 +95,22 @@ export class CompactStore extends Fingerprinted implements StateStore {
     return index;
   }
 
+  /** Whether the fingerprint (`h`, `l`) is stored. */
+  hasFingerprint(h: number, l: number): boolean {
+    return tableHas(this.slots, h, l);
+  }
+
   has(config: KeyedConfig, context: unknown): boolean {
     this.prints.of(config, context, null);
-    const h = this.fp[0] as number;
-    return this.slots[2 * this.slotOf(h, fingerprintLow(h, this.fp[1] as number)) + 1] !== 0;
+    return this.hasFingerprint(this.fp[0] as number, this.fp[1] as number);
+  }
+
+  /**
+   * The fingerprint table as it is now (shared when the store was made `shared`): read it with
+   * `tableHas`. Growing replaces it, so a reader holding an older table sees fewer states.
+   */
+  table(): Uint32Array {
+    return this.slots;
   }
 
   isAt(config: KeyedConfig, context: unknown, index: number): boolean {
@@ -121,19 +153,19 @@ export class CompactStore extends Fingerprinted implements StateStore {
 
   /** The slot holding fingerprint (h, l), or the empty slot where it belongs. */
   private slotOf(h: number, l: number): number {
-    const cap = this.capacity;
-    let slot = Math.floor((h / 4294967296) * cap);
-    for (;;) {
-      const sl = this.slots[2 * slot + 1] as number;
-      if (sl === 0 || (sl === l && this.slots[2 * slot] === h)) return slot;
-      slot = slot + 1 === cap ? 0 : slot + 1;
-    }
+    return slotIn(this.slots, h, l);
+  }
+
+  private newSlots(capacity: number): Uint32Array {
+    return this.shared
+      ? new Uint32Array(new SharedArrayBuffer(8 * capacity))
+      : new Uint32Array(2 * capacity);
   }
 
   private grow(): void {
     const old = this.slots;
     this.capacity = Math.ceil(this.capacity * 1.5);
-    this.slots = new Uint32Array(2 * this.capacity);
+    this.slots = this.newSlots(this.capacity);
     for (let k = 1; k < old.length; k += 2) {
       const l = old[k] as number;
       if (l === 0) continue;
@@ -175,6 +207,31 @@ export class CompactStore extends Fingerprinted implements StateStore {
     readSync(this.fd, bytes, 0, bytes.length, index * recordWords * 4);
     return this.one;
   }
+}
+
+/**
+ * The slot of `slots` (a table of (high, low) pairs, linear probing from the slot the high word
+ * scales to) holding fingerprint (h, l), or the empty slot where it belongs.
+ */
+function slotIn(slots: Uint32Array, h: number, l: number): number {
+  const cap = slots.length >>> 1;
+  let slot = Math.floor((h / 4294967296) * cap);
+  for (;;) {
+    const sl = slots[2 * slot + 1] as number;
+    if (sl === 0 || (sl === l && slots[2 * slot] === h)) return slot;
+    slot = slot + 1 === cap ? 0 : slot + 1;
+  }
+}
+
+/**
+ * Whether the fingerprint (`h`, `l`), as the fingerprinter computed it, is in `slots`, a
+ * `CompactStore`'s `table()`. A worker thread may read a shared table while the store adds to it:
+ * a slot it finds empty may be filled a moment later, so a miss means only "not stored when
+ * looked at", and a hit is a stored state.
+ */
+export function tableHas(slots: Uint32Array, h: number, l: number): boolean {
+  const low = fingerprintLow(h, l);
+  return slots[2 * slotIn(slots, h, low) + 1] !== 0;
 }
 
 /** The low word of a fingerprint as stored: never 0, which marks an empty slot. */

@@ -47,6 +47,11 @@ export class EventTable {
     return found;
   }
 
+  /** Number of distinct events interned. */
+  get size(): number {
+    return this.list.length;
+  }
+
   /** The event with index `i`. */
   at(i: number): EventObject {
     const e = this.list[i];

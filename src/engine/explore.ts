@@ -12,6 +12,7 @@ import { type CompiledMachine, compileMachine } from './compiledMachine.ts';
 import type { EngineState } from './configView.ts';
 import { collisionProbability } from './fingerprint.ts';
 import { initialState } from './initialState.ts';
+import { expandOnWorkers } from './parallel.ts';
 import { Search } from './search.ts';
 import { rebuildTrace } from './trace.ts';
 import type { ExploreOptions, ExploreResult, Invariant, Violation } from './types.ts';
@@ -44,7 +45,7 @@ function* shortened<C, E extends EventObject>(
   compiled: CompiledMachine,
   options: ExploreOptions<C, E>,
   sliceMs: number,
-): Generator<void, Violation<C, E>[]> {
+): Generator<Step, Violation<C, E>[]> {
   const names = new Set(found.map((v) => v.name));
   const {
     onState: _onState,
@@ -71,14 +72,22 @@ function* shortened<C, E extends EventObject>(
   return found.map((v) => shortest.get(v.name) ?? { ...v, shortest: false });
 }
 
-/** Runs `search` from `initial` to its end, yielding after each slice of `sliceMs`. */
+/** What the search yields between slices: nothing, or the work of its worker threads. */
+type Step = Promise<void> | undefined;
+
+/**
+ * Runs `search` from `initial` to its end, yielding after each slice of `sliceMs`, and then, if
+ * it handed a level over (`options.workers`), the promise of the worker threads' search.
+ */
 function* searching<C, E extends EventObject>(
   search: Search<C, E>,
   initial: EngineState,
   sliceMs: number,
-): Generator<void, void> {
+): Generator<Step, void> {
   search.start(initial);
   while (!search.advance(performance.now() + sliceMs)) yield;
+  const workers = search.options.workers;
+  if (search.handed && workers) yield expandOnWorkers(search, workers);
 }
 
 /** The whole of `explore`, yielding between slices of `sliceMs` (Infinity: never). */
@@ -86,7 +95,7 @@ function* exploring<TContext, TEvent extends EventObject>(
   machine: AnyStateMachine,
   options: ExploreOptions<TContext, TEvent>,
   sliceMs: number,
-): Generator<void, ExploreResult<TContext, TEvent>> {
+): Generator<Step, ExploreResult<TContext, TEvent>> {
   const compiled = compileMachine(machine);
   const search = new Search<TContext, TEvent>(compiled, options);
   const initial = initialState(machine, compiled, search.views, options.input);
@@ -148,7 +157,8 @@ export function explore<TContext, TEvent extends EventObject>(
   machine: AnyStateMachine,
   options: ExploreOptions<TContext, TEvent> = {},
 ): ExploreResult<TContext, TEvent> {
-  const run = exploring(machine, options, Number.POSITIVE_INFINITY);
+  const { workers: _workers, ...oneThread } = options;
+  const run = exploring(machine, oneThread, Number.POSITIVE_INFINITY);
   for (;;) {
     const step = run.next();
     if (step.done) return step.value;
@@ -181,6 +191,6 @@ export async function exploreAsync<TContext, TEvent extends EventObject>(
   for (;;) {
     const step = run.next();
     if (step.done) return step.value;
-    await new Promise<void>((resolve) => setImmediate(resolve));
+    await (step.value ?? new Promise<void>((resolve) => setImmediate(resolve)));
   }
 }

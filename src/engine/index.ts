@@ -62,11 +62,15 @@ export type {
   ExploreResult,
   ExploreStats,
   Invariant,
+  Journal,
   Progress,
   SnapshotLike,
   StateProjection,
   TraceStep,
   Violation,
+  WorkerOptions,
+  WorkerRecipe,
+  WorkerRun,
 } from './types.ts';
 /**
  * Vector contexts: the context shape, its test, `vectorAssign` (an XState `assign` that the

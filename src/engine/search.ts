@@ -25,7 +25,7 @@ import type { ExploreBound, ExploreOptions, Invariant, SnapshotLike } from './ty
 import { isVectorContext } from './vectorContext.ts';
 
 /** A discovered state waiting to be expanded. */
-interface Item extends EngineState {
+export interface Item extends EngineState {
   readonly index: number;
   /** Length of the discovery path from the initial state. */
   readonly depth: number;
@@ -33,7 +33,8 @@ interface Item extends EngineState {
   readonly tree: HashHint;
 }
 
-interface Check<C> {
+/** An invariant of the run and the index of its first violating state (-1: none yet). */
+export interface Check<C> {
   readonly name: string;
   readonly holds: Invariant<C>;
   at: number;
@@ -66,6 +67,11 @@ export class Search<C, E extends EventObject> {
   /** The longest discovery path to a stored state (breadth first: the deepest level). */
   maxDepth = 0;
   bound: ExploreBound | undefined;
+  /**
+   * Breadth first with `options.workers`: the level the search handed over once it held
+   * `workers.from` states (`advance` then returns true), for the worker threads to expand.
+   */
+  handed: Item[] | null = null;
   private stopped = false;
   private expanded = 0;
   /** Breadth first: the level being expanded and the next one. Depth first: `next` is the stack. */
@@ -100,7 +106,7 @@ export class Search<C, E extends EventObject> {
   private newStore(vector: boolean): StateStore {
     if (this.options.exact) return new ExactStore(vector);
     if (this.options.onTransition) return new FingerprintStore(vector);
-    return new CompactStore(vector);
+    return new CompactStore(vector, (this.options.workers?.count ?? 1) > 1);
   }
 
   /** Releases the store's resources (the compact store's trace file) once traces are built. */
@@ -166,6 +172,11 @@ export class Search<C, E extends EventObject> {
       } else {
         if (this.levelAt >= this.level.length) {
           if (this.next.length === 0) return true;
+          if (this.handsOver(this.next.length)) {
+            this.handed = this.next;
+            this.next = [];
+            return true;
+          }
           this.level = this.next;
           this.next = [];
           this.levelAt = 0;
@@ -218,6 +229,12 @@ export class Search<C, E extends EventObject> {
     if (enabled === 0 && this.terminal.length > 0) this.checkAll(this.terminal, item);
   }
 
+  /** Whether a next level of `size` states goes to the worker threads. */
+  private handsOver(size: number): boolean {
+    const w = this.options.workers;
+    return w !== undefined && w.count > 1 && size >= (w.from ?? 4096);
+  }
+
   private bounded(view: ConfigView, context: unknown): boolean {
     const max = this.options.maxStates ?? Number.POSITIVE_INFINITY;
     if (this.store.size < max || this.store.has(view, context)) return false;
@@ -233,6 +250,31 @@ export class Search<C, E extends EventObject> {
     if (orbit) this.unreduced += orbit(this.snapshot(item));
     this.options.onState?.(this.snapshot(item), item.index, depth);
     this.checkAll(this.invariants, item);
+  }
+
+  /**
+   * Records state `index` as the first violation of each check of `list` whose bit is set in
+   * `bits` (bit i: `list[i]`) and that has none yet: what `checkAll` does with verdicts computed
+   * elsewhere (a worker thread).
+   */
+  violated(list: Check<C>[], bits: number, index: number): void {
+    for (let i = 0; bits !== 0 && i < list.length; i++, bits >>>= 1) {
+      const check = list[i] as Check<C>;
+      if ((bits & 1) === 0 || check.at !== -1) continue;
+      check.at = index;
+      if (this.options.stopAtFirstViolation) this.stopped = true;
+    }
+  }
+
+  /** Ends the search: a bound was reached (`bound`), or, with none, a stop condition. */
+  stop(bound?: ExploreBound): void {
+    if (bound && !this.stopped) this.bound = bound;
+    this.stopped = true;
+  }
+
+  /** Whether the search has stopped (a bound, or `stopAtFirstViolation`). */
+  get isStopped(): boolean {
+    return this.stopped;
   }
 
   private checkAll(list: Check<C>[], item: Item): void {
@@ -255,6 +297,14 @@ export class Search<C, E extends EventObject> {
   private tick(queued: number): void {
     this.expanded++;
     if ((this.expanded & 127) !== 1) return;
+    this.checkLimits(this.pending + queued);
+  }
+
+  /**
+   * Checks the time, signal and memory bounds and reports progress when due, with `queue`
+   * states discovered and not yet expanded.
+   */
+  checkLimits(queue: number): void {
     const now = performance.now();
     const { maxSeconds, maxMemory, onProgress, signal } = this.options;
     if (maxSeconds !== undefined && now - this.started > maxSeconds * 1000) {
@@ -280,7 +330,7 @@ export class Search<C, E extends EventObject> {
     onProgress({
       states,
       statesPerSecond: Math.round((states / (now - this.started)) * 1000),
-      queue: this.pending + queued,
+      queue,
       heapBytes,
     });
   }

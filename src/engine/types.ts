@@ -3,7 +3,7 @@
  * here is plain data or plain functions; no XState generics leak out except `EventObject` and
  * `StateValue`, which are plain JSON shapes.
  */
-import type { EventObject, StateValue } from 'xstate';
+import type { AnyStateMachine, EventObject, StateValue } from 'xstate';
 
 /** A machine snapshot's plain projection: what invariants and traces see. */
 export interface StateProjection<TContext> {
@@ -156,6 +156,61 @@ export interface ExploreOptions<TContext, TEvent extends EventObject> {
     event: TEvent,
     to: SnapshotLike<TContext>,
   ) => void;
+  /**
+   * `exploreAsync` only: expand on worker threads once a breadth-first level is large enough
+   * (see `WorkerOptions`). Needs fingerprints (`exact` off), breadth-first order and no
+   * `onTransition`. @default none (one thread)
+   */
+  readonly workers?: WorkerOptions;
+  /**
+   * What the callbacks (`onState`, `onMove`, the invariants) recorded, as an append-only log of
+   * distinct entries, so that a worker thread's records reach the main thread's recorder: the
+   * worker ships each entry its log gains while it handles a move or a state, and the main
+   * thread passes it to `apply` when it merges that move, in the order one thread would have met
+   * it. `apply` must be idempotent. Needed for `workers` when the callbacks record anything.
+   */
+  readonly journal?: Journal;
+}
+
+/** An append-only log of a run's records and how to replay one (`ExploreOptions.journal`). */
+export interface Journal {
+  readonly log: readonly string[];
+  apply(entry: string): void;
+}
+
+/**
+ * How a worker thread builds the same run: it imports `module` (a file URL), calls its export
+ * `name` with `arg` (structured-cloneable) and explores the machine and options returned, a
+ * `WorkerRun`. The main thread's own options must be what the same call returns.
+ */
+export interface WorkerRecipe {
+  readonly module: string;
+  readonly name: string;
+  readonly arg: unknown;
+}
+
+/** What a `WorkerRecipe`'s export returns: the machine and the options of the run. */
+export interface WorkerRun<TContext, TEvent extends EventObject> {
+  readonly machine: AnyStateMachine;
+  readonly options: ExploreOptions<TContext, TEvent>;
+}
+
+/**
+ * Several threads for one breadth-first search. The main thread searches alone until a level
+ * holds `from` states, then hands the frontier to `count` worker threads in chunks of `chunk`
+ * states: they expand it, evaluate the invariants and callbacks on the successors not yet
+ * stored (looking them up in the store's shared fingerprint table), and the main thread merges
+ * their results in the order one thread would have found them, so states, transitions,
+ * verdicts, traces and the journal's records are those of one thread.
+ */
+export interface WorkerOptions {
+  /** Worker threads, at least 2 (1 is one thread: no workers). */
+  readonly count: number;
+  readonly recipe: WorkerRecipe;
+  /** Level size at which the workers take over. @default 4096 */
+  readonly from?: number;
+  /** States per chunk. @default 1024 */
+  readonly chunk?: number;
 }
 
 /** Size and speed of one search. */

@@ -7,7 +7,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { renderProgress } from '../../src/cli/render.ts';
-import { run } from './runCli.ts';
+import { run, usageError } from './runCli.ts';
 
 const incidentFixed = ['check', '--scenario', 'incident', '--variant', 'fixed'];
 
@@ -138,5 +138,38 @@ describe('the progress line', () => {
     expect(text.progress).toContain('');
     const json = await run(...incidentFixed, '--json');
     expect(json.progress).toEqual([]);
+  });
+});
+
+describe('--workers', () => {
+  it('gives the one-thread JSON, times aside', async () => {
+    const timeless = (out: string) =>
+      JSON.parse(out).results.map((r: { stats: { ms?: number } }) => {
+        const { ms: _ms, ...stats } = r.stats;
+        return { ...r, stats };
+      });
+    const one = await run(...incidentFixed, '--json');
+    const two = await run(...incidentFixed, '--workers', '2', '--json');
+    expect(two.code).toBe(0);
+    expect(timeless(two.out)).toEqual(timeless(one.out));
+  });
+
+  it.each([
+    ['0', 'error: --workers: must be a whole number >= 1 (got "0")'],
+    ['two', 'error: --workers: must be a whole number >= 1 (got "two")'],
+  ])('refuses --workers %s with one line and exit 2', async (value, line) => {
+    const r = await run(...incidentFixed, '--workers', value);
+    expect(usageError(r)).toBe(line);
+  });
+
+  it.each([
+    [['--exact'], '--exact'],
+    [['--search', 'depth'], '--search depth'],
+    [['--engine', 'graph'], '--engine graph'],
+  ])('refuses --workers 2 with %j', async (flags, named) => {
+    const r = await run(...incidentFixed, '--workers', '2', ...flags);
+    expect(usageError(r)).toBe(
+      `error: --workers 2 needs the fast engine's breadth-first fingerprint search; not with ${named}`,
+    );
   });
 });

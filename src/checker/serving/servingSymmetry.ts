@@ -21,8 +21,8 @@
  * context, where the read sets stay sorted by `compareReads`.
  *
  * The representative of a state is its smallest image in an order that compares, request slot
- * by request slot (scenario order), the slot's region states (interned in first-seen order,
- * fixed once assigned) and then its block words before the read bitset, and breaks the
+ * by request slot (scenario order), the slot's region states (by their JSON text, so that
+ * every canonicaliser, on any thread, picks the same representative) and then its block words before the read bitset, and breaks the
  * remaining ties on the whole vector, word by word. A slot's key mentions no request code (the
  * read bitset, the only part of a block that does, is left to the tie-break), so the key of an
  * image's slot is the key of the request moved there, and most permutations are ruled out by
@@ -281,11 +281,13 @@ export class VectorPermutation {
 
 /**
  * The region states of each request in a state value, as ids interned by JSON text in
- * first-seen order (fixed once assigned: equal ids exactly when the regions' texts are equal).
+ * first-seen order (fixed once assigned: equal ids exactly when the regions' texts are equal),
+ * ordered by their texts (`compare`), not by the ids, which depend on what was seen first.
  * The engine's values and their parts are frozen and shared, so their ids are kept by object.
  */
 class RegionIds {
   private readonly texts = new Map<string, number>();
+  private readonly textOf: string[] = [];
   private readonly byRegion = new WeakMap<object, number>();
   private readonly byValue = new WeakMap<object, Int32Array>();
 
@@ -302,9 +304,15 @@ class RegionIds {
     if (id === undefined) {
       id = this.texts.size;
       this.texts.set(text, id);
+      this.textOf.push(text);
     }
     if (known && Object.isFrozen(region)) this.byRegion.set(region, id);
     return id;
+  }
+
+  /** The order of two different ids: the order of their texts. */
+  compare(a: number, b: number): number {
+    return (this.textOf[a] as string) < (this.textOf[b] as string) ? -1 : 1;
   }
 
   /** The region ids of `value`'s requests, in scenario order (do not modify). */
@@ -344,7 +352,7 @@ class VectorGroup {
 
   /**
    * Compares the slot keys of two images of a state (words `w`, region ids `ids`), given by
-   * their `from`s: slot by slot, the moved request's region id, then its block words before
+   * their `from`s: slot by slot, the moved request's region states, then its block words before
    * the read bitset. Neither image is built.
    */
   compareKeys(w: Int32Array, ids: Int32Array, fromA: Int32Array, fromB: Int32Array): number {
@@ -358,7 +366,7 @@ class VectorGroup {
       if (a === b) continue;
       const ra = ids[a] as number;
       const rb = ids[b] as number;
-      if (ra !== rb) return ra < rb ? -1 : 1;
+      if (ra !== rb) return this.regions.compare(ra, rb);
       const ba = a * bw;
       const bb = b * bw;
       for (let k = 0; k < reads; k++) {
@@ -401,8 +409,8 @@ function compareWords(a: Int32Array, b: Int32Array): number {
  * the words). Returns the state itself (the same object) when the group is trivial or the state
  * is already the representative, and otherwise a new state whose context is
  * `{ ...context, words }` with new words (and whose value is the state's own object when the
- * regions did not change). The given state's words are only read. The region ids are interned
- * per canonicaliser, so the representatives are a function of the state for its lifetime.
+ * regions did not change). The given state's words are only read. The representative is a function
+ * of the state alone: every canonicaliser of the scenario, on any thread, picks the same one.
  */
 export function servingSymmetry(scenario: Scenario): (s: Vector) => Vector {
   const group = new VectorGroup(scenario);

@@ -1,0 +1,326 @@
+/**
+ * The parallel breadth-first search: the main thread hands the frontier, in chunks of state
+ * records (`stateRecords.ts`), to worker threads (`parallelWorker.ts`), which expand them and
+ * look each successor up in the store's fingerprint table, shared with them in a
+ * `SharedArrayBuffer`. The main thread alone writes the store: it merges the chunks' results in
+ * chunk order, which is the order one thread expands the states in, so every successor gets the
+ * index, parent and event one thread would give it, the first violation of each invariant is
+ * the one one thread finds, and a bound stops the search at the same move. That makes states,
+ * transitions, verdicts, traces and the journal's records those of one thread.
+ *
+ * The merge is level-synchronous in effect, not in time: a chunk of the next level is sent out
+ * as soon as it is full, while the current level is still being merged. A worker that looks a
+ * successor up before the main thread has stored an equal state finds nothing and sends the
+ * successor whole (its invariants evaluated); the merge then finds it stored and drops it.
+ * A worker that finds it has found a state stored earlier in merge order, since only the main
+ * thread writes the table and it writes in merge order: so a hit is always a duplicate.
+ */
+import { Worker } from 'node:worker_threads';
+import type { EventObject } from 'xstate';
+import { CompactStore } from './compactStore.ts';
+import {
+  type ExpandedMessage,
+  M,
+  moveInts,
+  P,
+  parentInts,
+  type WorkerMessage,
+} from './parallelProtocol.ts';
+import type { Item, Search } from './search.ts';
+import { StateRecords } from './stateRecords.ts';
+import type { WorkerOptions } from './types.ts';
+import { isVectorContext } from './vectorContext.ts';
+
+/** Chunks a worker holds at once: one being expanded and one waiting, so it never idles. */
+const perWorker = 2;
+
+/** A chunk of the frontier: `count` records of states at `depth`, with their indices. */
+interface Chunk {
+  readonly seq: number;
+  readonly depth: number;
+  readonly count: number;
+  readonly indices: Int32Array;
+  readonly records: Int32Array;
+}
+
+/** The frontier as it is discovered, cut into chunks in discovery order. */
+class Frontier {
+  readonly ready: Chunk[] = [];
+  private buf = new Int32Array(0);
+  private indices = new Int32Array(0);
+  private count = 0;
+  private depth = -1;
+  private seq = 0;
+
+  constructor(
+    private readonly records: StateRecords,
+    private readonly chunk: number,
+  ) {}
+
+  /** Records not yet in a ready chunk. */
+  get partial(): number {
+    return this.count;
+  }
+
+  /** Appends state `index` at `depth` from record `r` of `from`. */
+  add(from: Int32Array, r: number, index: number, depth: number): void {
+    const s = this.slot(index, depth);
+    this.records.copy(from, r, this.buf, s, index);
+    this.filled();
+  }
+
+  /** Appends a discovered item of one thread's search. */
+  addItem(item: Item): void {
+    const s = this.slot(item.index, item.depth);
+    const words = (item.context as { words: Int32Array }).words;
+    this.records.write(this.buf, s, item.index, item.view, words);
+    this.filled();
+  }
+
+  /** Makes what was added so far a ready chunk. */
+  flush(): void {
+    if (this.count === 0) return;
+    this.ready.push({
+      seq: this.seq++,
+      depth: this.depth,
+      count: this.count,
+      indices: this.indices.slice(0, this.count),
+      records: this.buf,
+    });
+    this.count = 0;
+  }
+
+  private slot(index: number, depth: number): number {
+    if (this.count > 0 && depth !== this.depth) this.flush();
+    if (this.count === 0) {
+      this.buf = new Int32Array(this.chunk * this.records.size);
+      this.indices = new Int32Array(this.chunk);
+      this.depth = depth;
+    }
+    this.indices[this.count] = index;
+    return this.count++;
+  }
+
+  private filled(): void {
+    if (this.count === this.chunk) this.flush();
+  }
+}
+
+/** A worker thread with what the main thread keeps about it. */
+interface Hand {
+  readonly worker: Worker;
+  inFlight: number;
+  table: Uint32Array | null;
+  /** The worker's event ids → the search's. */
+  readonly events: number[];
+  /** Every journal entry the worker sent, by its position in the worker's log. */
+  readonly journal: string[];
+}
+
+/** The workers' messages, in arrival order, with a way to wait for the next. */
+class Inbox {
+  private readonly queue: { hand: Hand; msg: WorkerMessage }[] = [];
+  private wake: (() => void) | null = null;
+  private error: Error | null = null;
+
+  listen(hand: Hand): void {
+    hand.worker.on('message', (msg: WorkerMessage) => {
+      this.queue.push({ hand, msg });
+      this.wake?.();
+    });
+    hand.worker.on('error', (e: Error) => this.fail(e));
+    hand.worker.on('exit', (code) => {
+      if (code !== 0) this.fail(new Error(`a search worker exited with code ${code}`));
+    });
+  }
+
+  fail(e: Error): void {
+    this.error = this.error ?? e;
+    this.wake?.();
+  }
+
+  /** The next message; rejects when a worker failed. */
+  async next(): Promise<{ hand: Hand; msg: WorkerMessage }> {
+    for (;;) {
+      if (this.error) throw this.error;
+      const first = this.queue.shift();
+      if (first) {
+        if (first.msg.type === 'failed') {
+          const e = new Error(first.msg.message);
+          if (first.msg.stack) e.stack = first.msg.stack;
+          throw e;
+        }
+        return first;
+      }
+      await new Promise<void>((resolve) => {
+        this.wake = resolve;
+      });
+      this.wake = null;
+    }
+  }
+}
+
+/** Starts `count` workers on `options.recipe` and waits until each has built its run. */
+async function startWorkers(options: WorkerOptions, inbox: Inbox): Promise<Hand[]> {
+  const hands = Array.from({ length: options.count }, (): Hand => {
+    const worker = new Worker(new URL('./parallelWorker.js', import.meta.url));
+    return { worker, inFlight: 0, table: null, events: [], journal: [] };
+  });
+  for (const hand of hands) {
+    inbox.listen(hand);
+    hand.worker.postMessage({ type: 'init', recipe: options.recipe });
+  }
+  for (let ready = 0; ready < hands.length; ready++) await inbox.next();
+  return hands;
+}
+
+/** The main thread's side of the parallel search of `search`, from its handed level. */
+class Merger<C, E extends EventObject> {
+  private readonly store: CompactStore;
+  private readonly chunkOf = new Map<number, Chunk & { readonly hand: Hand }>();
+
+  constructor(
+    private readonly search: Search<C, E>,
+    private readonly frontier: Frontier,
+  ) {
+    if (!(search.store instanceof CompactStore)) {
+      throw new TypeError('workers need the compact fingerprint store');
+    }
+    this.store = search.store;
+  }
+
+  /** Chunks sent and not merged yet. */
+  get inFlight(): number {
+    return this.chunkOf.size;
+  }
+
+  /** Sends ready chunks to workers with room for them. */
+  dispatch(hands: readonly Hand[]): void {
+    const table = this.store.table();
+    for (;;) {
+      const chunk = this.frontier.ready[0];
+      const hand = hands.reduce((a, b) => (b.inFlight < a.inFlight ? b : a));
+      if (chunk === undefined || hand.inFlight >= perWorker) return;
+      this.frontier.ready.shift();
+      const fresh = hand.table !== table;
+      hand.table = table;
+      hand.inFlight++;
+      this.chunkOf.set(chunk.seq, { ...chunk, hand });
+      hand.worker.postMessage(
+        {
+          type: 'expand',
+          seq: chunk.seq,
+          count: chunk.count,
+          records: chunk.records,
+          ...(fresh ? { table } : {}),
+        },
+        [chunk.records.buffer as ArrayBuffer],
+      );
+    }
+  }
+
+  /** Takes in what a worker's message adds to its event and journal tables. */
+  absorb(hand: Hand, msg: ExpandedMessage): void {
+    hand.inFlight--;
+    for (const json of msg.events) hand.events.push(this.search.events.intern(JSON.parse(json)));
+    for (const entry of msg.journal) hand.journal.push(entry);
+  }
+
+  /** Merges the expansion of chunk `msg.seq` as one thread would have expanded it. */
+  merge(msg: ExpandedMessage): void {
+    const chunk = this.chunkOf.get(msg.seq);
+    if (!chunk) throw new Error(`no chunk ${msg.seq} in flight`);
+    this.chunkOf.delete(msg.seq);
+    const { search, store } = this;
+    const { moves, parents } = msg;
+    const max = search.options.maxStates ?? Number.POSITIVE_INFINITY;
+    const orbit = search.options.orbitSize !== undefined;
+    const depth = chunk.depth + 1;
+    let at = 0;
+    for (let p = 0; p < chunk.count; p++) {
+      const parent = chunk.indices[p] as number;
+      const enabled = parents[p * parentInts + P.enabled] as number;
+      for (let k = 0; k < enabled; k++, at += moveInts) {
+        search.transitions++;
+        // The move records are signed; the table holds the fingerprint's words unsigned.
+        const high = (moves[at + M.high] as number) >>> 0;
+        const low = (moves[at + M.low] as number) >>> 0;
+        const candidate = moves[at + M.candidate] as number;
+        if (store.size >= max && candidate >= 0 && !store.hasFingerprint(high, low)) {
+          search.stop({ reason: 'maxStates', limit: max });
+          return;
+        }
+        this.replay(chunk.hand, moves[at + M.journalFrom], moves[at + M.journalTo]);
+        if (candidate < 0) continue;
+        const added = store.addFingerprint(high, low, parent);
+        if (added < 0) continue;
+        store.setEvent(added, chunk.hand.events[moves[at + M.event] as number] as number);
+        if (depth > search.maxDepth) search.maxDepth = depth;
+        if (orbit) search.unreduced += moves[at + M.orbit] as number;
+        this.frontier.add(msg.candidates, candidate, added, depth);
+        search.violated(search.invariants, moves[at + M.violated] as number, added);
+        if (search.isStopped) return;
+      }
+      if (enabled === 0 && search.terminal.length > 0) {
+        const pa = p * parentInts;
+        this.replay(chunk.hand, parents[pa + P.journalFrom], parents[pa + P.journalTo]);
+        search.violated(search.terminal, parents[pa + P.terminal] as number, parent);
+        if (search.isStopped) return;
+      }
+    }
+  }
+
+  private replay(hand: Hand, from = 0, to = 0): void {
+    const journal = this.search.options.journal;
+    if (!journal) return;
+    for (let j = from; j < to; j++) journal.apply(hand.journal[j] as string);
+  }
+}
+
+/**
+ * Finishes the breadth-first `search` on `options.count` worker threads, from the level it
+ * handed over (`search.handed`). Updates the search as `advance` would have (store, counts,
+ * violations, bound); rejects when a worker fails (a guard that throws, say).
+ */
+export async function expandOnWorkers<C, E extends EventObject>(
+  search: Search<C, E>,
+  options: WorkerOptions,
+): Promise<void> {
+  const handed = search.handed ?? [];
+  search.handed = null;
+  const first = handed[0];
+  if (first === undefined) return;
+  if (!isVectorContext(first.context)) throw new TypeError('workers need a vector context');
+  const records = new StateRecords(search.m.size, first.context.words.length);
+  const chunk = options.chunk ?? 1024;
+  const frontier = new Frontier(records, chunk);
+  for (const item of handed) frontier.addItem(item);
+  frontier.flush();
+  handed.length = 0;
+  const inbox = new Inbox();
+  const hands = await startWorkers(options, inbox);
+  const merger = new Merger(search, frontier);
+  const done = new Map<number, ExpandedMessage>();
+  let nextSeq = 0;
+  try {
+    for (;;) {
+      merger.dispatch(hands);
+      if (merger.inFlight === 0) break;
+      const { hand, msg } = await inbox.next();
+      if (msg.type !== 'expanded') continue;
+      merger.absorb(hand, msg);
+      done.set(msg.seq, msg);
+      for (let ready = done.get(nextSeq); ready; ready = done.get(nextSeq)) {
+        done.delete(nextSeq++);
+        merger.merge(ready);
+        if (search.isStopped) return;
+      }
+      // A worker with nothing to do takes the part of a chunk found so far.
+      if (frontier.ready.length === 0 && hands.some((h) => h.inFlight === 0)) frontier.flush();
+      search.checkLimits(frontier.partial + frontier.ready.length * chunk);
+      if (search.isStopped) return;
+    }
+  } finally {
+    await Promise.all(hands.map((h) => h.worker.terminate()));
+  }
+}

@@ -1,0 +1,69 @@
+/**
+ * The messages between the parallel search's main thread (`parallel.ts`) and its worker threads
+ * (`parallelWorker.ts`), and the layout of the integer records they carry.
+ */
+import type { WorkerRecipe } from './types.ts';
+
+/** Main → worker, once: build the run. The worker answers `ready` (or `failed`). */
+export interface InitMessage {
+  readonly type: 'init';
+  readonly recipe: WorkerRecipe;
+}
+
+/**
+ * Main → worker: expand `count` states, the records of `records` (`stateRecords.ts`), and look
+ * their successors up in `table` (a `CompactStore`'s shared table; absent: the last one sent).
+ */
+export interface ExpandMessage {
+  readonly type: 'expand';
+  readonly seq: number;
+  readonly count: number;
+  readonly records: Int32Array;
+  readonly table?: Uint32Array;
+}
+
+/** Ints per expanded state in `ExpandedMessage.parents`. */
+export const parentInts = 4;
+/** Offsets in a parent record: enabled events, terminal verdicts, journal range. */
+export const P = { enabled: 0, terminal: 1, journalFrom: 2, journalTo: 3 } as const;
+
+/** Ints per enabled move in `ExpandedMessage.moves`. */
+export const moveInts = 8;
+/**
+ * Offsets in a move record: the worker's event id; the successor's fingerprint (high, low, as
+ * the fingerprinter computed it); its candidate number in `candidates`, or -1 when the table
+ * held it already; the invariants it violates (bit i: invariant i); its orbit size; the journal
+ * range its callbacks added.
+ */
+export const M = {
+  event: 0,
+  high: 1,
+  low: 2,
+  candidate: 3,
+  violated: 4,
+  orbit: 5,
+  journalFrom: 6,
+  journalTo: 7,
+} as const;
+
+/**
+ * Worker → main: the expansion of chunk `seq`, state by state in order (`parents`), each
+ * followed by its enabled moves in event order (`moves`); the successors not found in the table
+ * as state records (`candidates`, index -1); and what the worker's tables gained since its
+ * last message: events (as JSON, in id order) and journal entries.
+ */
+export interface ExpandedMessage {
+  readonly type: 'expanded';
+  readonly seq: number;
+  readonly parents: Int32Array;
+  readonly moves: Int32Array;
+  readonly candidates: Int32Array;
+  readonly events: readonly string[];
+  readonly journal: readonly string[];
+}
+
+/** Worker → main. */
+export type WorkerMessage =
+  | { readonly type: 'ready' }
+  | ExpandedMessage
+  | { readonly type: 'failed'; readonly message: string; readonly stack?: string };

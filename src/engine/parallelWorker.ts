@@ -1,0 +1,250 @@
+/**
+ * A worker thread of the parallel search (see `parallel.ts`). It builds the run from its recipe
+ * (the same machine and options as the main thread), then expands the chunks of states it is
+ * sent: for each state its enabled moves in event order, each successor's fingerprint and,
+ * when the shared fingerprint table does not hold it yet, the successor itself with its
+ * invariant verdicts, orbit size and the journal entries its callbacks added. It stores
+ * nothing: the main thread decides which successors are new.
+ */
+import { parentPort } from 'node:worker_threads';
+import type { EventObject } from 'xstate';
+import { tableHas } from './compactStore.ts';
+import { compileMachine } from './compiledMachine.ts';
+import type { ConfigView, EngineState } from './configView.ts';
+import { offeredEvents } from './events.ts';
+import { initialState } from './initialState.ts';
+import {
+  type ExpandedMessage,
+  type ExpandMessage,
+  type InitMessage,
+  M,
+  moveInts,
+  P,
+  parentInts,
+  type WorkerMessage,
+} from './parallelProtocol.ts';
+import { type Check, Search } from './search.ts';
+import { StateRecords } from './stateRecords.ts';
+import { Fingerprinter } from './stateStore.ts';
+import type { SnapshotLike, WorkerRecipe, WorkerRun } from './types.ts';
+import { hashWords, isVectorContext, type VectorContext } from './vectorContext.ts';
+
+/** A growable array of int32 records, reused from chunk to chunk (`clear`). */
+class Ints {
+  data = new Int32Array(1024);
+  length = 0;
+
+  /** Empties it, keeping its room. */
+  clear(): void {
+    this.length = 0;
+  }
+
+  /** Makes room for `n` more ints and returns the offset where they go. */
+  reserve(n: number): number {
+    const at = this.length;
+    if (at + n > this.data.length) {
+      const grown = new Int32Array(Math.max(2 * this.data.length, at + n));
+      grown.set(this.data.subarray(0, at));
+      this.data = grown;
+    }
+    this.length += n;
+    return at;
+  }
+
+  /** The ints written, as an array of their own (transferable to another thread). */
+  take(): Int32Array {
+    return this.data.slice(0, this.length);
+  }
+}
+
+/**
+ * The fingerprints this worker sent as new successors, in a direct-mapped cache (a later
+ * fingerprint may evict an earlier one). A fingerprint found here is stored by the time a later
+ * move of this worker is merged, since the main thread merges chunks in order and a worker's
+ * chunks come in order: so the worker need not send it again, although the shared table may
+ * not hold it yet (a successor found twice in one level, the common case).
+ */
+class SentCache {
+  private readonly slots = new Uint32Array(2 << 18);
+  private readonly mask = (1 << 18) - 1;
+
+  /** Whether (`h`, `l`) was noted; notes it when not. */
+  seen(h: number, l: number): boolean {
+    if ((h | l) === 0) return false; // the empty slot's value
+    const at = 2 * ((h ^ Math.imul(l, 0x9e3779b1)) & this.mask);
+    if (this.slots[at] === h && this.slots[at + 1] === l) return true;
+    this.slots[at] = h;
+    this.slots[at + 1] = l;
+    return false;
+  }
+}
+
+/** Bit i set when `list[i]` does not hold in `snap`. */
+function verdicts<C>(list: readonly Check<C>[], snap: SnapshotLike<C>): number {
+  let bits = 0;
+  for (let i = 0; i < list.length; i++) if (!(list[i] as Check<C>).holds(snap)) bits |= 1 << i;
+  return bits;
+}
+
+/** One worker's run: the search machinery of the main thread's run, without a store. */
+class Expander<C, E extends EventObject> {
+  private readonly search: Search<C, E>;
+  private readonly records: StateRecords;
+  private readonly template: VectorContext;
+  private readonly prints = new Fingerprinter(true);
+  private readonly hash = new Uint32Array(2);
+  private readonly sent = new SentCache();
+  private readonly moves = new Ints();
+  private readonly candidates = new Ints();
+  private table: Uint32Array<ArrayBufferLike> = new Uint32Array(2);
+  private eventsSent = 0;
+  private journalSent = 0;
+
+  constructor(private readonly run: WorkerRun<C, E>) {
+    const compiled = compileMachine(run.machine);
+    this.search = new Search<C, E>(compiled, { ...run.options, workers: undefined });
+    const initial = initialState(run.machine, compiled, this.search.views, run.options.input);
+    if (!isVectorContext(initial.context)) {
+      throw new TypeError('workers need a vector context (`vectorContext.ts`)');
+    }
+    this.template = initial.context;
+    this.records = new StateRecords(compiled.size, initial.context.words.length);
+  }
+
+  private get journal(): readonly string[] {
+    return this.run.options.journal?.log ?? [];
+  }
+
+  /** The expansion of the chunk in `msg`. */
+  expand(msg: ExpandMessage): ExpandedMessage {
+    if (msg.table) this.table = msg.table;
+    const parents = new Int32Array(msg.count * parentInts);
+    const { moves, candidates } = this;
+    moves.clear();
+    candidates.clear();
+    for (let p = 0; p < msg.count; p++) {
+      const state = this.records.read(msg.records, p, this.search.views, this.template);
+      const from = this.journal.length;
+      const enabled = this.expandOne(state, moves, candidates);
+      const at = p * parentInts;
+      parents[at + P.enabled] = enabled;
+      const terminal = this.search.terminal;
+      if (enabled === 0 && terminal.length > 0) {
+        parents[at + P.terminal] = verdicts(terminal, this.search.snapshot(state));
+      }
+      parents[at + P.journalFrom] = from;
+      parents[at + P.journalTo] = this.journal.length;
+    }
+    const events: string[] = [];
+    for (; this.eventsSent < this.search.events.size; this.eventsSent++) {
+      events.push(JSON.stringify(this.search.events.at(this.eventsSent)));
+    }
+    const journal = this.journal.slice(this.journalSent);
+    this.journalSent = this.journal.length;
+    return {
+      type: 'expanded',
+      seq: msg.seq,
+      parents,
+      moves: moves.take(),
+      candidates: candidates.take(),
+      events,
+      journal,
+    };
+  }
+
+  /** Writes the moves of `state` (and its new successors) and returns how many are enabled. */
+  private expandOne(
+    state: EngineState & { readonly context: VectorContext },
+    moves: Ints,
+    candidates: Ints,
+  ): number {
+    const { search, run, hash } = this;
+    const options = run.options;
+    const parentWords = state.context.words;
+    hashWords(parentWords, hash);
+    const hint = { words: parentWords, a: hash[0] as number, b: hash[1] as number };
+    const source = search.snapshot(state);
+    const offered = offeredEvents(options.events, state.view, source);
+    let enabled = 0;
+    for (let i = 0; i < offered.length; i++) {
+      const event = offered[i] as EventObject;
+      if (!search.interp.step(state, event)) continue;
+      enabled++;
+      const journalFrom = this.journal.length;
+      let next: EngineState = {
+        view: search.interp.nextView as ConfigView,
+        context: search.interp.nextContext,
+      };
+      if (options.symmetry) next = search.canonical(next);
+      const snap = search.snapshot(next);
+      options.onMove?.(source, event as E, snap);
+      this.prints.of(next.view, next.context, hint);
+      const high = this.prints.fp[0] as number;
+      const low = this.prints.fp[1] as number;
+      const at = moves.reserve(moveInts);
+      const m = moves.data;
+      m[at + M.event] = search.events.intern(event);
+      m[at + M.high] = high;
+      m[at + M.low] = low;
+      m[at + M.candidate] = -1;
+      if (!tableHas(this.table, high, low) && !this.sent.seen(high, low)) {
+        m[at + M.orbit] = options.orbitSize?.(snap) ?? 0;
+        options.onState?.(snap, -1, -1);
+        m[at + M.violated] = verdicts(search.invariants, snap);
+        const r = candidates.reserve(this.records.size) / this.records.size;
+        this.records.write(
+          candidates.data,
+          r,
+          -1,
+          next.view,
+          (next.context as VectorContext).words,
+        );
+        m[at + M.candidate] = r;
+      }
+      m[at + M.journalFrom] = journalFrom;
+      m[at + M.journalTo] = this.journal.length;
+    }
+    return enabled;
+  }
+}
+
+/** Builds the run of `recipe` (see `WorkerRecipe`). */
+async function build(recipe: WorkerRecipe): Promise<Expander<unknown, EventObject>> {
+  const mod = (await import(recipe.module)) as Record<string, unknown>;
+  const make = mod[recipe.name];
+  if (typeof make !== 'function') {
+    throw new TypeError(`${recipe.module} exports no function ${recipe.name}`);
+  }
+  return new Expander(make(recipe.arg) as WorkerRun<unknown, EventObject>);
+}
+
+function send(msg: WorkerMessage, transfer: ArrayBuffer[] = []): void {
+  parentPort?.postMessage(msg, transfer);
+}
+
+function failed(e: unknown): void {
+  const err = e instanceof Error ? e : new Error(String(e));
+  send({ type: 'failed', message: err.message, ...(err.stack ? { stack: err.stack } : {}) });
+}
+
+let expander: Expander<unknown, EventObject> | null = null;
+parentPort?.on('message', (msg: InitMessage | ExpandMessage) => {
+  if (msg.type === 'init') {
+    build(msg.recipe).then((e) => {
+      expander = e;
+      send({ type: 'ready' });
+    }, failed);
+    return;
+  }
+  try {
+    if (expander === null) throw new Error('expand before init');
+    const out = expander.expand(msg);
+    send(out, [
+      out.parents.buffer as ArrayBuffer,
+      out.moves.buffer as ArrayBuffer,
+      out.candidates.buffer as ArrayBuffer,
+    ]);
+  } catch (e) {
+    failed(e);
+  }
+});

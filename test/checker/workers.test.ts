@@ -1,0 +1,91 @@
+/**
+ * The parallel breadth-first search (`--workers`): with the level threshold and chunk size made
+ * small, so that built-in scenarios hand their levels to worker threads, the result equals the
+ * one-thread result in every field but the time: states, transitions, depth, verdicts,
+ * shortest traces, witnesses, triggers and lifecycle coverage; with symmetry (whose
+ * representatives must not depend on the thread) and under a state bound as well. Options the
+ * parallel search cannot honour are refused.
+ */
+import { describe, expect, it } from 'vitest';
+import { createServingMachine } from '../../machines/servingMachine.ts';
+import { variantNamed } from '../../machines/variants.ts';
+import { incident } from '../../scenarios/index.ts';
+import { twins } from '../../scenarios/symmetric.ts';
+import { checkAsync } from '../../src/checker/check.ts';
+import type { CheckOptions } from '../../src/checker/checkOptions.ts';
+import type { ScenarioResult } from '../../src/checker/outcome.ts';
+
+/** Hand over any level of 8 states or more, 16 states to a message: many chunks, many merges. */
+const eager = { workers: 2, workerLevels: { from: 8, chunk: 16 } } as const;
+
+/** The result without its time, which is all that may differ between runs. */
+function timeless(r: ScenarioResult): unknown {
+  const { ms: _ms, ...stats } = r.stats;
+  return { ...r, stats };
+}
+
+async function both(
+  scenario: typeof incident,
+  variant: string,
+  options: CheckOptions = {},
+): Promise<[ScenarioResult, ScenarioResult]> {
+  const v = variantNamed(variant);
+  const one = await checkAsync(scenario, v, options);
+  const two = await checkAsync(scenario, v, { ...options, ...eager });
+  return [one, two];
+}
+
+describe('two workers give the one-thread result', () => {
+  it('on the incident under incident-2026: the leak, its shortest trace, every count', async () => {
+    const [one, two] = await both(incident, 'incident-2026');
+    expect(two.status).toBe('violation');
+    expect(two.stats).toMatchObject({ states: 2195, transitions: 4244, depth: 26 });
+    const leak = two.properties.find((p) => p.name === 'noCrossTenantRead');
+    expect(leak?.status).toBe('violated');
+    expect(leak?.trace?.steps.length).toBeGreaterThan(10);
+    expect(two.coverage).toBeDefined();
+    expect(timeless(two)).toEqual(timeless(one));
+  }, 60_000);
+
+  it('on the incident under fixed: ok, with the witnesses and the coverage', async () => {
+    const [one, two] = await both(incident, 'fixed');
+    expect(two.status).toBe('ok');
+    expect(two.stats.states).toBe(319);
+    expect(two.witnesses.length).toBeGreaterThan(0);
+    expect(timeless(two)).toEqual(timeless(one));
+  }, 60_000);
+
+  it('with symmetry: the same representatives and orbit sums', async () => {
+    const [one, two] = await both(twins, 'incident-2026', { symmetry: true });
+    expect(two.stats.unreducedStates).toBeGreaterThan(two.stats.states);
+    expect(timeless(two)).toEqual(timeless(one));
+  }, 60_000);
+
+  it('under a state bound: stopped at the same move', async () => {
+    const [one, two] = await both(incident, 'fixed', { maxStates: 200 });
+    expect(two.status).toBe('incomplete');
+    expect(two.bound).toEqual({ reason: 'maxStates', limit: 200 });
+    expect(timeless(two)).toEqual(timeless(one));
+  }, 60_000);
+});
+
+describe('options the parallel search refuses', () => {
+  const fixed = variantNamed('fixed');
+  it.each([
+    [{ workers: 0 }, /workers must be a whole number of at least 1, not 0/],
+    [{ workers: 1.5 }, /workers must be a whole number of at least 1, not 1.5/],
+    [{ workers: 2, exact: true }, /not with exact/],
+    [{ workers: 2, order: 'depth' }, /not with order depth/],
+    [{ workers: 2, engine: 'graph' }, /not with the graph engine/],
+    [{ workers: 2, workerLevels: { chunk: 0 } }, /workerLevels.chunk must be a whole number/],
+  ] as [CheckOptions, RegExp][])('%j', async (options, message) => {
+    await expect(checkAsync(incident, fixed, options)).rejects.toThrow(message);
+  });
+
+  it('refuses a machine of your own, which a worker thread cannot rebuild', async () => {
+    const machine = createServingMachine(incident, fixed);
+    await expect(checkAsync(incident, fixed, { workers: 2, machine })).rejects.toThrow(
+      /not with a machine of your own/,
+    );
+  });
+});
