@@ -19,6 +19,7 @@ import {
   livenessRuns,
   type ReportArgs,
   reportSettings,
+  reportWritten,
   reproducer,
   writeReportFiles,
 } from './reportCommand.ts';
@@ -129,7 +130,7 @@ export async function runDeploymentReport(
     liveness: livenessRuns(plan.scenarios, variants, options),
   });
   const deployment = { source: plan.source, lint: plan.lint, mapping: plan.mapping };
-  const [md, html] = writeReportFiles(args.out, { ...input, deployment });
-  io.out(`${md}\n${html}\n`);
+  const paths = writeReportFiles(args.out, { ...input, deployment });
+  io.out(reportWritten(results, paths, io.colour));
   return exitCodeOfResults(results);
 }

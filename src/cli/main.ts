@@ -3,7 +3,9 @@
  * `commands.ts`; errors from bad input become one `error: …` line and exit code 2. Every
  * command's `--help` ends with its exit codes (`exitCodes.ts`).
  */
-import { readFileSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { existsSync, readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
 import { Command, CommanderError, Option } from 'commander';
 import { ConfigError } from '../config/loadScenario.ts';
 import { didYouMean } from '../didYouMean.ts';
@@ -32,6 +34,25 @@ const collect = (value: string, previous: string[]) => [...previous, value];
 function version(): string {
   const pkg = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8'));
   return typeof pkg.version === 'string' ? pkg.version : '0.0.0';
+}
+
+/**
+ * The version a report's footer names: the package version and, when kvcheck runs from its own
+ * git checkout, the commit (`0.3.0, commit 7cdc551abcde`), so that a report says what made it.
+ */
+function reportVersion(): string {
+  const root = fileURLToPath(new URL('../..', import.meta.url));
+  if (!existsSync(`${root}.git`)) return version();
+  try {
+    const commit = execFileSync('git', ['rev-parse', '--short=12', 'HEAD'], {
+      cwd: root,
+      encoding: 'utf8',
+      stdio: ['ignore', 'pipe', 'ignore'],
+    }).trim();
+    return commit ? `${version()}, commit ${commit}` : version();
+  } catch {
+    return version();
+  }
 }
 
 /** Standard output and error of this process, coloured when stdout is a TTY. */
@@ -116,7 +137,7 @@ function program(io: Io, setCode: (code: number) => void, argvText: string): Com
       .command('all')
       .description('check every built-in scenario × variant against the manifest; write the report')
       .option('--out <dir>', 'where to write report.md and report.html', defaultReportDir),
-  ).action(async (opts) => setCode(await runAll(io, opts, version())));
+  ).action(async (opts) => setCode(await runAll(io, opts, reportVersion())));
   withSearchOptions(
     cli
       .command('report')
@@ -134,8 +155,8 @@ function program(io: Io, setCode: (code: number) => void, argvText: string): Com
       const command = `kvcheck ${argvText}`;
       setCode(
         opts.deployment === undefined
-          ? await runReport(opts, io, command, version())
-          : await runDeploymentReport(opts, io, command, version()),
+          ? await runReport(opts, io, command, reportVersion())
+          : await runDeploymentReport(opts, io, command, reportVersion()),
       );
     });
   cli

@@ -19,7 +19,7 @@ import type { ReportInput, ReportSettings } from '../export/reportModel.ts';
 import { type SearchArgs, searchOptionsFrom } from './checkArgs.ts';
 import { exitCodeOfResults } from './exitCodes.ts';
 import { checkOutputPaths, writeFailure } from './outputPaths.ts';
-import { reproduceLine, type ScenarioArgs } from './render.ts';
+import { renderVerdictTable, reproduceLine, type ScenarioArgs } from './render.ts';
 import { type Io, resolveScenarios, resolveVariants, type SelectionArgs } from './resolve.ts';
 
 /** Options of `kvcheck report`, as parsed from the command line. */
@@ -97,12 +97,25 @@ export function reproducer(args: ScenarioArgs): (r: ScenarioResult, property: st
   return (r, property) => reproduceLine(r, property, args);
 }
 
-/** Writes report.md and report.html into `dir`; returns their paths. */
+/**
+ * Writes report.md and report.html into `dir`; returns their paths. The files hold nothing that
+ * changes from one run to the next (the runs' times go to the terminal: `reportWritten`), so
+ * regenerating them on unchanged code gives the same bytes.
+ */
 export function writeReportFiles(dir: string, input: ReportInput): [string, string] {
   return [
     writeReport(dir, 'report.md', reportMarkdown(input)),
     writeReport(dir, 'report.html', reportHtml(input)),
   ];
+}
+
+/** What `report` prints once the files are written: the verdict table with times, the paths. */
+export function reportWritten(
+  results: readonly ScenarioResult[],
+  paths: readonly string[],
+  colour: boolean,
+): string {
+  return `${renderVerdictTable(results, colour)}\n\n${paths.join('\n')}\n`;
 }
 
 /**
@@ -132,7 +145,6 @@ export async function runReport(
     settings: reportSettings(options),
     liveness: livenessRuns(scenarios, variants, options),
   });
-  const [md, html] = writeReportFiles(args.out, input);
-  io.out(`${md}\n${html}\n`);
+  io.out(reportWritten(results, writeReportFiles(args.out, input), io.colour));
   return exitCodeOfResults(results);
 }

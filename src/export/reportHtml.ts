@@ -5,7 +5,7 @@
  */
 
 import type { TraceChange, TraceStep } from '../checker/outcome.ts';
-import { count, duration } from '../numbers.ts';
+import { count } from '../numbers.ts';
 import { changeText } from './changeText.ts';
 import { deploymentHtml } from './deploymentSection.ts';
 import { escapeHtml as h } from './escape.ts';
@@ -61,7 +61,7 @@ function section(id: string, title: string, body: string): string {
 
 function verdicts(input: ReportInput): string {
   return table(
-    ['scenario', 'variant', 'verdict', 'states', 'transitions', 'depth', 'time'],
+    ['scenario', 'variant', 'verdict', 'states', 'transitions', 'depth'],
     input.results.map((r) => [
       r.scenario,
       r.variant,
@@ -69,7 +69,6 @@ function verdicts(input: ReportInput): string {
       { html: count(r.stats.states), cls: 'num' },
       { html: count(r.stats.transitions), cls: 'num' },
       { html: String(r.stats.depth), cls: 'num' },
-      { html: duration(r.stats.ms), cls: 'num' },
     ]),
   );
 }

@@ -4,7 +4,7 @@
  */
 
 import type { TraceStep } from '../checker/outcome.ts';
-import { count, duration } from '../numbers.ts';
+import { count } from '../numbers.ts';
 import { changeText } from './changeText.ts';
 import { deploymentMarkdown } from './deploymentSection.ts';
 import { escapeHtml, escapeMarkdownCell, escapeMarkdownText } from './escape.ts';
@@ -49,12 +49,8 @@ function verdicts(input: ReportInput): string {
     count(r.stats.states),
     count(r.stats.transitions),
     String(r.stats.depth),
-    duration(r.stats.ms),
   ]);
-  return tableOf(
-    ['scenario', 'variant', 'verdict', 'states', 'transitions', 'depth', 'time'],
-    rows,
-  );
+  return tableOf(['scenario', 'variant', 'verdict', 'states', 'transitions', 'depth'], rows);
 }
 
 function scenarios(input: ReportInput): string {

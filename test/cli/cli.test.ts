@@ -566,6 +566,35 @@ describe('honest verdicts', () => {
     });
   });
 
+  it('writes the same bytes twice, with the times on the terminal only', async () => {
+    const args = [
+      'report',
+      '--scenario',
+      'incident',
+      '--variant',
+      'incident-2026',
+      '--variant',
+      'fixed',
+    ];
+    const a = join(dir, 'report-twice');
+    const files = ['report.md', 'report.html'];
+    const first = await run(...args, '--out', a);
+    const before = files.map((f) => readFileSync(join(a, f), 'utf8'));
+    const second = await run(...args, '--out', a);
+    for (const [i, file] of files.entries()) {
+      const text = readFileSync(join(a, file), 'utf8');
+      expect(text).toBe(before[i]);
+      expect(text).not.toMatch(/\d ms\b|\d(\.\d+)? s\b/);
+      // The footer names the version, the commit of this checkout and the command.
+      expect(text).toMatch(/kvcheck \d+\.\d+\.\d+, commit [0-9a-f]{12}/);
+      expect(text).toContain('kvcheck report --scenario incident');
+    }
+    expect(first.out).toMatch(/^scenario .* time {2}violated$/m);
+    expect(first.out).toMatch(/ \d+ ms {2}/);
+    expect(first.out).toContain(join(a, 'report.html'));
+    expect(second.code).toBe(first.code);
+  });
+
   it('exits 1 from report on a violation, and still writes the files', async () => {
     const out = join(dir, 'report-violation');
     const r = await run(
