@@ -33,6 +33,7 @@ export const commandNames = [
   'catalogue',
   'simulate',
   'liveness',
+  'replay',
   'list',
 ] as const;
 
@@ -94,6 +95,10 @@ export const exitCodeMeanings: Readonly<Record<CommandName, ExitMeanings>> = {
     ok: 'every leads-to property holds under weak fairness',
     violation: 'a fair cycle leaves an obligation open (a lasso)',
     incomplete: 'a bound stopped a search: liveness needs the whole graph',
+  },
+  replay: {
+    ok: 'every replay is blocked, or ends with its property holding',
+    violation: 'a replay runs to its end with its property still violated',
   },
   list: { ok: 'listed' },
 };

@@ -22,6 +22,7 @@ import { runDeploymentReport, runLint } from './deploymentCommands.ts';
 import { runDiagram } from './diagramCommand.ts';
 import { commandNames, exitCode, exitCodeHelp } from './exitCodes.ts';
 import { runLiveness } from './livenessCommand.ts';
+import { runReplay } from './replayCommand.ts';
 import { defaultReportDir, runReport } from './reportCommand.ts';
 import type { Io } from './resolve.ts';
 import { runSimulate } from './simulateCommand.ts';
@@ -230,6 +231,17 @@ function program(io: Io, setCode: (code: number) => void, argvText: string): Com
     .option('--json', 'print the verdicts and lassos as JSON', false)
     .option('--out-itf <dir>', 'write each lasso as an ITF trace, with its loop, into dir')
     .action((opts) => setCode(runLiveness(opts, io)));
+  cli
+    .command('replay')
+    .description(
+      'replay counterexamples under other variants: where each is blocked, and by which guard',
+    )
+    .argument('<file>', 'trace file: the JSON of check --out-trace or of check --json')
+    .option('--variant <name>', 'variant to replay under (repeatable; default: all)', collect, [])
+    .option('--property <name>', "replay only this property's trace (repeatable)", collect, [])
+    .option('--config <file>', 'the scenario file the traces were found on, if not built in')
+    .option('--json', 'print the replays as JSON', false)
+    .action((file: string, opts) => setCode(runReplay(file, opts, io)));
   cli
     .command('list')
     .description('list built-in scenarios, variants, properties and witnesses')

@@ -109,7 +109,7 @@ export function acceptedScenarioNames(): string[] {
 }
 
 /** The built-in or catalogue scenario called `name`, or undefined. */
-function findAnyScenario(name: string): Scenario | undefined {
+export function findAnyScenario(name: string): Scenario | undefined {
   return findScenario(name) ?? catalogueScenarios.find((s) => s.name === name);
 }
 

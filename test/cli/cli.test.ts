@@ -652,7 +652,7 @@ describe('bad input: exit 2, one error line, nothing on stdout', () => {
 
   it('rejects an unknown command', async () => {
     expect(usageError(await run('frob'))).toMatchInlineSnapshot(
-      `"error: unknown command 'frob'; accepted commands: check, lint, paths, all, report, diagram, state-space, catalogue, simulate, liveness, list"`,
+      `"error: unknown command 'frob'; accepted commands: check, lint, paths, all, report, diagram, state-space, catalogue, simulate, liveness, replay, list"`,
     );
   });
 
@@ -791,7 +791,7 @@ describe('bad input: exit 2, one error line, nothing on stdout', () => {
   // `kvcheck COMMAND --help`, and `help` is refused like any unknown command.
   it('rejects `help` as a command, naming the accepted ones', async () => {
     expect(usageError(await run('help', 'nope'))).toBe(
-      "error: unknown command 'help'; accepted commands: check, lint, paths, all, report, diagram, state-space, catalogue, simulate, liveness, list",
+      "error: unknown command 'help'; accepted commands: check, lint, paths, all, report, diagram, state-space, catalogue, simulate, liveness, replay, list",
     );
   });
 });

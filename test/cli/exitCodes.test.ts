@@ -33,6 +33,8 @@ type Row = readonly [CommandName, Case, readonly string[]];
 const happy = ['--scenario', 'happy', '--variant', 'fixed'];
 const incident = ['--scenario', 'incident', '--variant', 'incident-2026'];
 const bounded = ['--scenario', 'incident', '--variant', 'fixed', '--max-states', '5'];
+/** `check --out-trace` of the incident's leak (`noCrossTenantRead`, 21 steps). */
+const leakTrace = 'test/fixtures/incident-leak.trace.json';
 
 const rows: readonly Row[] = [
   ['check', 'ok', ['check', ...happy]],
@@ -66,6 +68,9 @@ const rows: readonly Row[] = [
   ['lint', 'usage', ['lint', 'deployments/missing.yaml']],
   ['diagram', 'ok', ['diagram', '--machine', 'prefill']],
   ['diagram', 'usage', ['diagram', '--machine', 'prefil']],
+  ['replay', 'ok', ['replay', leakTrace, '--variant', 'fixed']],
+  ['replay', 'violation', ['replay', leakTrace, '--variant', 'incident-2026']],
+  ['replay', 'usage', ['replay', leakTrace, '--variant', 'nope']],
   ['list', 'ok', ['list']],
   ['list', 'usage', ['list', '--jsn']],
 ];
