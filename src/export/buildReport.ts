@@ -15,6 +15,7 @@ import {
 import { toDotDiff } from './chartDiff.ts';
 import type { ChartGraph } from './chartGraph.ts';
 import { toDot } from './dotStatechart.ts';
+import { findingsOf, structuralFindings } from './findings.ts';
 import { toMermaid } from './mermaidStatechart.ts';
 import {
   barriersOf,
@@ -163,6 +164,7 @@ export interface CheckedRuns {
  * tells the liveness runs' lassos step by step.
  */
 export async function reportInputFrom(runs: CheckedRuns): Promise<ReportInput> {
+  const counterexamples = counterexamplesOf(runs.results, runs.reproduce);
   return {
     version: runs.version,
     command: runs.command,
@@ -171,10 +173,12 @@ export async function reportInputFrom(runs: CheckedRuns): Promise<ReportInput> {
     variants: runs.variants,
     results: runs.results,
     diagrams: await statechartDiagrams(runs.variants),
-    counterexamples: counterexamplesOf(runs.results, runs.reproduce),
+    counterexamples,
     liveness: livenessSection(runs.liveness),
     charts: new Map<string, ChartGraph>(
       runs.variants.map((v) => [v.name, chartGraph('request', v)]),
     ),
+    findings: findingsOf(counterexamples, runs.scenarios, runs.variants),
+    structural: structuralFindings(runs.variants),
   };
 }

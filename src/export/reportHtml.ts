@@ -14,6 +14,8 @@ import {
   barriersOf,
   coverageFor,
   defenceNote,
+  expectedText,
+  findingHeadline,
   type LeadsToCell,
   type LivenessLasso,
   leadsToText,
@@ -27,6 +29,8 @@ import {
   scenarioParameters,
   settingsText,
   statusAcross,
+  structuralText,
+  violatedText,
 } from './reportModel.ts';
 
 type Cell = string | { readonly html: string; readonly cls?: string };
@@ -61,11 +65,13 @@ function section(id: string, title: string, body: string): string {
 
 function verdicts(input: ReportInput): string {
   return table(
-    ['scenario', 'variant', 'verdict', 'states', 'transitions', 'depth'],
+    ['scenario', 'variant', 'verdict', 'violated', 'expected', 'states', 'transitions', 'depth'],
     input.results.map((r) => [
       r.scenario,
       r.variant,
       badge(r.status),
+      violatedText(r),
+      expectedText(r),
       { html: count(r.stats.states), cls: 'num' },
       { html: count(r.stats.transitions), cls: 'num' },
       { html: String(r.stats.depth), cls: 'num' },
@@ -177,8 +183,8 @@ function stepsTable(steps: readonly TraceStep[], loop?: number): string {
 function counterexamples(input: ReportInput): string {
   if (input.counterexamples.length === 0) return '<p>No property is violated in any run.</p>';
   return input.counterexamples
-    .map((c) => {
-      return `<article class="cex">
+    .map((c, i) => {
+      return `<article class="cex" id="cex-${i}">
 <h3><code>${h(c.property)}</code> in ${h(c.scenario)} × ${h(c.variant)} <span class="small">(${c.trace.steps.length} steps)</span></h3>
 <p>${h(c.statement)}</p>
 <p class="violated-msg"><strong>Violated:</strong> ${h(c.trace.message)}</p>
@@ -258,14 +264,35 @@ function witnesses(input: ReportInput): string {
   );
 }
 
+/** The findings box: each violated property in a few steps, what blocks it, the path check. */
+function findings(input: ReportInput): string {
+  const items = input.findings.map((f) => {
+    const steps = f.keySteps
+      .map(
+        (s) =>
+          `<li><a href="#cex-${f.counterexample}">step ${s.step}</a> ${h(s.event)} ${h(s.rid)}: ${h(s.text)}</li>`,
+      )
+      .join('');
+    const replays = f.replays.map((r) => `<li>${h(r.text)}</li>`).join('');
+    return `<li><p><strong>${h(findingHeadline(f))}</strong> (<a href="#cex-${f.counterexample}">trace</a>): ${h(f.statement)}</p>
+${steps ? `<ol class="steps">${steps}</ol>` : ''}
+${replays ? `<p>The same trace under the other variants:</p><ul>${replays}</ul>` : ''}</li>`;
+  });
+  const none = '<p>No property is violated in any run.</p>';
+  const paths = input.structural.map((s) => `<li>${h(structuralText(s))}</li>`).join('');
+  return `<div class="findings">${items.length > 0 ? `<ul>${items.join('\n')}</ul>` : none}
+<p>The structural path check, which holds for every prompt length (data guards left open, switches evaluated):</p><ul>${paths}</ul></div>`;
+}
+
 const sections: readonly [string, string, (input: ReportInput) => string][] = [
+  ['findings', 'Findings', findings],
+  ['barriers', 'Barrier matrix', barrierMatrix],
   ['verdicts', 'Verdicts', verdicts],
   ['scenarios', 'Scenarios', scenarios],
-  ['statecharts', 'Statecharts', diagrams],
   ['properties', 'Properties', propertyTable],
-  ['barriers', 'Barrier matrix', barrierMatrix],
   ['counterexamples', 'Counterexamples', counterexamples],
   ['liveness', 'Liveness', liveness],
+  ['statecharts', 'Statecharts', diagrams],
   ['coverage', 'Coverage', coverage],
   ['witnesses', 'Witnesses', witnesses],
 ];
@@ -274,11 +301,11 @@ const sections: readonly [string, string, (input: ReportInput) => string][] = [
 function sectionsOf(input: ReportInput): typeof sections {
   const { deployment } = input;
   if (deployment === undefined) return sections;
-  const [first, ...rest] = sections;
+  const at = sections.findIndex(([id]) => id === 'verdicts') + 1;
   return [
-    ...(first ? [first] : []),
+    ...sections.slice(0, at),
     ['deployment', 'Deployment', () => deploymentHtml(deployment)],
-    ...rest,
+    ...sections.slice(at),
   ];
 }
 

@@ -12,6 +12,8 @@ import {
   barriersOf,
   coverageFor,
   defenceNote,
+  expectedText,
+  findingHeadline,
   type LivenessLasso,
   leadsToText,
   livenessIntro,
@@ -24,6 +26,8 @@ import {
   scenarioParameters,
   settingsText,
   statusAcross,
+  structuralText,
+  violatedText,
 } from './reportModel.ts';
 
 const mark = { holds: '✓ holds', violated: '✗ violated', unknown: '? unknown' } as const;
@@ -46,11 +50,41 @@ function verdicts(input: ReportInput): string {
     cell(r.scenario),
     cell(r.variant),
     verdictMark[r.status],
+    cell(violatedText(r)),
+    cell(expectedText(r)),
     count(r.stats.states),
     count(r.stats.transitions),
     String(r.stats.depth),
   ]);
-  return tableOf(['scenario', 'variant', 'verdict', 'states', 'transitions', 'depth'], rows);
+  return tableOf(
+    ['scenario', 'variant', 'verdict', 'violated', 'expected', 'states', 'transitions', 'depth'],
+    rows,
+  );
+}
+
+/** The findings: each violated property in a few steps, what blocks it, the path check. */
+function findings(input: ReportInput): string {
+  const items = input.findings.map((f) => {
+    const link = `#cex-${f.counterexample}`;
+    const steps = f.keySteps.map(
+      (s) =>
+        `   - [step ${s.step}](${link}) ${escapeMarkdownText(`${s.event} ${s.rid}: ${s.text}`)}`,
+    );
+    const replays = f.replays.map((r) => `   - ${escapeMarkdownText(r.text)}`);
+    return [
+      `- **${escapeMarkdownText(findingHeadline(f))}** ([trace](${link})): ${escapeMarkdownText(f.statement)}`,
+      ...steps,
+      ...(replays.length > 0
+        ? ['', '   The same trace under the other variants:', '', ...replays]
+        : []),
+    ].join('\n');
+  });
+  const paths = input.structural.map((s) => `- ${escapeMarkdownText(structuralText(s))}`);
+  return [
+    items.length > 0 ? items.join('\n') : 'No property is violated in any run.',
+    'The structural path check, which holds for every prompt length (data guards left open, switches evaluated):',
+    paths.join('\n'),
+  ].join('\n\n');
 }
 
 function scenarios(input: ReportInput): string {
@@ -135,9 +169,9 @@ function stepsTable(steps: readonly TraceStep[], loop?: number): string {
 function counterexamples(input: ReportInput): string {
   if (input.counterexamples.length === 0) return 'No property is violated in any run.';
   return input.counterexamples
-    .map((c) =>
+    .map((c, i) =>
       [
-        `### \`${c.property}\` in ${escapeHtml(c.scenario)} × ${escapeHtml(c.variant)} (${c.trace.steps.length} steps)`,
+        `<a id="cex-${i}"></a>\n\n### \`${c.property}\` in ${escapeHtml(c.scenario)} × ${escapeHtml(c.variant)} (${c.trace.steps.length} steps)`,
         `${escapeHtml(c.statement)}\n\n**Violated:** ${escapeHtml(c.trace.message)}`,
         stepsTable(c.trace.steps),
         `\`\`\`mermaid\n${c.mermaid.trim()}\n\`\`\``,
@@ -216,14 +250,15 @@ export function reportMarkdown(input: ReportInput): string {
   return `${[
     '# kvcheck design review',
     'Tenant isolation in disaggregated prefill/decode serving: every built-in or given scenario explored exhaustively under each engine variant.',
+    `## Findings\n\n${findings(input)}`,
+    `## Barrier matrix\n\nWhich variant stops which failure: ✓ holds in every scenario, ✓ vacuous holds only because nothing could fail it, ✗ violated in at least one.\n\n${barrierMatrix(input)}`,
     `## Verdicts\n\n${verdicts(input)}`,
     ...(input.deployment ? [`## Deployment\n\n${deploymentMarkdown(input.deployment)}`] : []),
     `## Scenarios\n\n${scenarios(input)}`,
-    `## Statecharts\n\n${diagrams(input)}`,
     `## Properties\n\n${propertyTable(input)}`,
-    `## Barrier matrix\n\nWhich variant stops which failure: ✓ holds in every scenario, ✓ vacuous holds only because nothing could fail it, ✗ violated in at least one.\n\n${barrierMatrix(input)}`,
     `## Counterexamples\n\n${counterexamples(input)}`,
     `## Liveness\n\n${liveness(input)}`,
+    `## Statecharts\n\n${diagrams(input)}`,
     `## Coverage\n\nStates and transitions of one request's lifecycle that the runs visited; a transition never taken is a finding.\n\n${coverage(input)}`,
     `## Witnesses\n\n${witnesses(input)}`,
     `---\n\nkvcheck ${escapeHtml(input.version)} · \`${escapeHtml(input.command)}\` · ${settingsText(input.settings)}`,

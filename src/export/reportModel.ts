@@ -11,6 +11,7 @@ import {
   type Switches,
   type Variant,
 } from '../../machines/variants.ts';
+import { expectationFor } from '../../scenarios/manifest.ts';
 import type {
   Bound,
   LassoTrace,
@@ -23,6 +24,7 @@ import { count, plural } from '../numbers.ts';
 import type { ChartGraph } from './chartGraph.ts';
 import { type RegionCoverage, regionCoverage } from './coverage.ts';
 import type { DeploymentSection } from './deploymentSection.ts';
+import type { Finding, StructuralFinding } from './findings.ts';
 
 /** A drawn statechart: Mermaid text for Markdown, SVG for HTML. */
 export interface Diagram {
@@ -161,6 +163,10 @@ export interface ReportInput {
   readonly charts: ReadonlyMap<string, ChartGraph>;
   /** A deployment the scenarios were derived from (`kvcheck report --deployment`), if any. */
   readonly deployment?: DeploymentSection;
+  /** One per violated property, from its shortest counterexample (`findings.ts`). */
+  readonly findings: readonly Finding[];
+  /** The structural rejected → decoding path check, per variant. */
+  readonly structural: readonly StructuralFinding[];
 }
 
 /** One request's length against each limit, in words. */
@@ -295,4 +301,29 @@ export function coverageFor(input: ReportInput, variant: string): RegionCoverage
 export function propertyText(name: string): { statement: string; guards: string } {
   const p = properties[name];
   return { statement: p?.statement ?? '', guards: p?.guards ?? '' };
+}
+
+/** The properties `r` violates, comma-separated, or `-`. */
+export function violatedText(r: ScenarioResult): string {
+  const names = r.properties.filter((p) => p.status === 'violated').map((p) => p.name);
+  return names.length > 0 ? names.join(', ') : '-';
+}
+
+/** What `scenarios/manifest.ts` expects of `r`'s run, as `kvcheck all` states it, or `-`. */
+export function expectedText(r: ScenarioResult): string {
+  const e = expectationFor(r.scenario, r.variant);
+  if (!e) return '-';
+  return e.status === 'ok' ? 'ok' : `violation: ${e.violated.join(', ')}`;
+}
+
+/** A finding's summary line: the property, where, and in how many steps. */
+export function findingHeadline(f: Finding): string {
+  return `${f.property} is violated in ${f.scenario} × ${f.variant}, in ${plural(f.steps, 'step')}`;
+}
+
+/** The structural path check in one sentence per variant. */
+export function structuralText(s: StructuralFinding): string {
+  return s.paths === 0
+    ? `${s.variant}: no statechart path from a rejected state to a decoding state`
+    : `${s.variant}: ${plural(s.paths, 'statechart path')} from a rejected state to a decoding state`;
 }

@@ -24,17 +24,66 @@ beforeAll(async () => {
   html = reportHtml(input);
 });
 
+/** The answer first (findings, barriers, verdicts); statecharts, coverage and traces after. */
 const sections = [
+  'Findings',
+  'Barrier matrix',
   'Verdicts',
   'Scenarios',
-  'Statecharts',
   'Properties',
-  'Barrier matrix',
   'Counterexamples',
   'Liveness',
+  'Statecharts',
   'Coverage',
   'Witnesses',
 ];
+
+describe('the findings', () => {
+  it('tell the leak in its deciding steps, each linked to its trace', () => {
+    const leak = input.findings.find((f) => f.property === 'noCrossTenantRead');
+    expect(leak).toMatchObject({ scenario: 'incident', variant: 'incident-2026', steps: 21 });
+    expect(leak?.keySteps.map((s) => [s.step, s.event, s.rid])).toEqual([
+      [11, 'DECODE_FINISH', 'a1'],
+      [13, 'PREFILL_INTAKE', 'b1'],
+      [15, 'DECODE_PREALLOC', 'b1'],
+      [20, 'DECODE_COMMIT', 'b1'],
+      [21, 'DECODE_STEP', 'b1'],
+    ]);
+    const cex = input.counterexamples[leak?.counterexample ?? -1];
+    expect(cex?.property).toBe('noCrossTenantRead');
+    expect(html).toContain(`id="cex-${leak?.counterexample}"`);
+    expect(html).toContain(`<a href="#cex-${leak?.counterexample}">step 13</a> PREFILL_INTAKE b1`);
+    expect(md).toContain(`<a id="cex-${leak?.counterexample}"></a>`);
+  });
+
+  it('say where the fixed variant blocks each trace, and give the structural path check', () => {
+    const leak = input.findings.find((f) => f.property === 'noCrossTenantRead');
+    expect(leak?.replays).toEqual([
+      {
+        variant: 'fixed',
+        text: 'blocked at step 13: PREFILL_INTAKE b1 → prefill done.retired under fixed (prefillSchedulerRejects && admissionRetire), where the trace went to prefill placeholder.bootstrapping',
+      },
+    ]);
+    expect(input.findings.map((f) => f.property)).toEqual(
+      input.results[0]?.properties.filter((p) => p.status === 'violated').map((p) => p.name),
+    );
+    expect(input.structural).toEqual([
+      { variant: 'incident-2026', paths: 6 },
+      { variant: 'fixed', paths: 0 },
+    ]);
+    expect(html).toContain('fixed: no statechart path from a rejected state to a decoding state');
+    expect(md).toContain(
+      'incident-2026: 6 statechart paths from a rejected state to a decoding state',
+    );
+  });
+
+  it('come with the verdicts’ violated and expected columns', () => {
+    expect(md).toContain(
+      '| incident | incident-2026 | ✗ violation | rejectedNeverHandedOff, rejectedHoldsNothing, noCrossTenantRead, coverageBeforeCommit, errorReachesClient | violation: rejectedNeverHandedOff, rejectedHoldsNothing, noCrossTenantRead, coverageBeforeCommit, errorReachesClient |',
+    );
+    expect(md).toContain('| incident | fixed | ✓ ok | - | ok |');
+  });
+});
 
 describe('report.md', () => {
   it('has the sections in the promised order', () => {
