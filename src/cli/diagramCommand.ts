@@ -151,6 +151,11 @@ export async function runDiagram(args: DiagramArgs, io: Io): Promise<ExitCode> {
   if (args.out !== undefined) checkOutputPaths([{ flag: '--out', kind: 'folder', path: args.out }]);
   const format = pick('format', args.format, diagramFormats);
   const planned = drawings(args, format);
+  if (args.out === undefined && format === 'svg' && planned.length > 1) {
+    throw new UsageError(
+      `--format svg draws ${planned.length} files, and SVG documents joined on standard output are not one; give --out DIR`,
+    );
+  }
   if (args.out !== undefined) {
     const dir = args.out;
     makeDir(dir);

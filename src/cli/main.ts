@@ -6,7 +6,7 @@
 import { execFileSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { Command, CommanderError, Option } from 'commander';
+import { Command, CommanderError, Help, Option } from 'commander';
 import { ConfigError } from '../config/loadScenario.ts';
 import { didYouMean } from '../didYouMean.ts';
 import { UnknownStateError } from '../paths/index.ts';
@@ -28,7 +28,7 @@ import type { Io } from './resolve.ts';
 import { runSimulate } from './simulateCommand.ts';
 import { runStateSpace } from './stateSpaceCommand.ts';
 import { colourEnabled } from './style.ts';
-import { UsageError } from './usageError.ts';
+import { oneOf, UsageError } from './usageError.ts';
 
 const collect = (value: string, previous: string[]) => [...previous, value];
 
@@ -83,7 +83,18 @@ function program(io: Io, setCode: (code: number) => void, argvText: string): Com
     // Suggestions come from didYouMean, as for every other name.
     .showSuggestionAfterError(false)
     .configureOutput({ writeOut: io.out, writeErr: () => {}, outputError: () => {} })
-    // `kvcheck COMMAND --help` is the way to help; a `help` command would swallow typos.
+    // Each default shows once: not after a description that states it, and not at all for a
+    // flag that is off or a repeatable option that is empty unless given.
+    .configureHelp({
+      optionDescription: (o) => {
+        const d: unknown = o.defaultValue;
+        const unset = d === false || (Array.isArray(d) && d.length === 0);
+        return unset || o.description.includes('default:')
+          ? o.description
+          : new Help().optionDescription(o);
+      },
+    })
+    // Commander's own help command would take a typo for a command; ours refuses it (`help`).
     .helpCommand(false);
   withWorkersOption(
     withSearchOptions(
@@ -238,7 +249,12 @@ function program(io: Io, setCode: (code: number) => void, argvText: string): Com
     )
     .argument('<file>', 'trace file: the JSON of check --out-trace or of check --json')
     .option('--variant <name>', 'variant to replay under (repeatable; default: all)', collect, [])
-    .option('--property <name>', "replay only this property's trace (repeatable)", collect, [])
+    .option(
+      '--property <name>',
+      "replay only this property's trace (repeatable; default: every one)",
+      collect,
+      [],
+    )
     .option('--config <file>', 'the scenario file the traces were found on, if not built in')
     .option('--json', 'print the replays as JSON', false)
     .action((file: string, opts) => setCode(runReplay(file, opts, io)));
@@ -247,6 +263,19 @@ function program(io: Io, setCode: (code: number) => void, argvText: string): Com
     .description('list built-in scenarios, variants, properties and witnesses')
     .addOption(new Option('--json', 'print as JSON').default(false))
     .action((opts) => setCode(runList(opts, io)));
+  cli
+    .command('help')
+    .description('show the help of kvcheck, or of one command (as COMMAND --help does)')
+    .argument('[command]', 'the command')
+    .action((name: string | undefined) => {
+      if (name === undefined) {
+        io.out(cli.helpInformation());
+      } else {
+        oneOf('command', name, commandNames);
+        cli.commands.find((c) => c.name() === name)?.outputHelp();
+      }
+      setCode(exitCode.ok);
+    });
   for (const command of cli.commands) {
     const name = commandNames.find((n) => n === command.name());
     if (name !== undefined) command.addHelpText('after', exitCodeHelp(name));

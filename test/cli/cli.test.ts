@@ -652,7 +652,7 @@ describe('bad input: exit 2, one error line, nothing on stdout', () => {
 
   it('rejects an unknown command', async () => {
     expect(usageError(await run('frob'))).toMatchInlineSnapshot(
-      `"error: unknown command 'frob'; accepted commands: check, lint, paths, all, report, diagram, state-space, catalogue, simulate, liveness, replay, list"`,
+      `"error: unknown command 'frob'; accepted commands: check, lint, paths, all, report, diagram, state-space, catalogue, simulate, liveness, replay, list, help"`,
     );
   });
 
@@ -789,10 +789,23 @@ describe('bad input: exit 2, one error line, nothing on stdout', () => {
 
   // Why this test? A `help` command once printed nothing and exited 0 for `help nope`; help is
   // `kvcheck COMMAND --help`, and `help` is refused like any unknown command.
-  it('rejects `help` as a command, naming the accepted ones', async () => {
-    expect(usageError(await run('help', 'nope'))).toBe(
-      "error: unknown command 'help'; accepted commands: check, lint, paths, all, report, diagram, state-space, catalogue, simulate, liveness, replay, list",
+  it('gives `help COMMAND` as COMMAND --help gives it, and refuses an unknown command', async () => {
+    const help = await run('help', 'replay');
+    expect(help.code).toBe(0);
+    expect(help.out).toBe((await run('replay', '--help')).out);
+    expect(help.out).toContain('Exit codes:');
+    expect((await run('help')).out).toMatch(/^Usage: kvcheck \[options\] \[command\]/);
+    expect(usageError(await run('help', 'chek'))).toBe(
+      'error: unknown command "chek"; did you mean check?',
     );
+  });
+
+  it('shows each default once in the help', async () => {
+    for (const command of ['check', 'diagram', 'replay', 'state-space']) {
+      const { out } = await run(command, '--help');
+      expect(out).not.toMatch(/\(default: (\[\]|false)\)/);
+      expect(out).not.toMatch(/default: [^)]*\) \(default:/);
+    }
   });
 });
 

@@ -107,6 +107,15 @@ describe('runDiagram refuses bad input', () => {
     await refused({ variant: ['fixd'] }, /unknown variant "fixd"; did you mean fixed\?$/);
   });
 
+  it('several SVG drawings without --out, which would join SVG documents on standard output', async () => {
+    await refused(
+      { machine: ['prefill', 'decode'], format: 'svg' },
+      /^--format svg draws 2 files, and SVG documents joined on standard output are not one; give --out DIR$/,
+    );
+    const one = await run({ machine: ['prefill'], format: 'svg' });
+    expect(one.out.match(/<svg/g)).toHaveLength(1);
+  });
+
   it('--machine with --all', async () => {
     await refused({ machine: ['page'], all: true }, /--machine and --all/);
   });
