@@ -4,10 +4,11 @@
  * `main.ts`; text lives in `render.ts`.
  */
 import { writeFileSync } from 'node:fs';
-import { propertyNames } from '../../invariants/index.ts';
+import { propertyNames, witnesses } from '../../invariants/index.ts';
+import type { Scenario } from '../../machines/scenario.ts';
 import { largeScenarios, scenarios } from '../../scenarios/index.ts';
 import { expectationFor, structuralPaths } from '../../scenarios/manifest.ts';
-import { catalogue } from '../catalogue/index.ts';
+import { catalogue, catalogueScenarios } from '../catalogue/index.ts';
 import { checkAsync } from '../checker/check.ts';
 import type { ScenarioResult } from '../checker/outcome.ts';
 import { livenessStatements } from '../checker/serving/servingLiveness.ts';
@@ -263,6 +264,11 @@ export async function runAll(
   return exitCode.violation;
 }
 
+/** The catalogue's scenarios that are not built-in ones (`--scenario` accepts them too). */
+function catalogueOnlyScenarios(): Scenario[] {
+  return catalogueScenarios.filter((c) => !scenarios.some((s) => s.name === c.name));
+}
+
 /** `kvcheck list`: the built-in scenarios, variants, properties and witnesses. */
 export function runList(args: { readonly json: boolean }, io: Io): number {
   if (args.json) {
@@ -272,15 +278,20 @@ export function runList(args: { readonly json: boolean }, io: Io): number {
       variants: resolveVariants([]),
       properties: propertyNames,
       leadsTo: Object.keys(livenessStatements),
+      witnesses: Object.entries(witnesses).map(([name, w]) => ({ name, statement: w.statement })),
       catalogue: catalogue.map((e) => ({ id: e.id, variant: e.variant, scenario: e.scenario })),
+      catalogueScenarios: catalogueOnlyScenarios().map((s) => s.name),
     };
     io.out(`${JSON.stringify(listed, null, 2)}\n`);
     return exitCode.ok;
   }
+  const named = (name: string, width: number, text: string) => `  ${name.padEnd(width)} ${text}`;
   const lines = ['Scenarios:'];
-  for (const s of scenarios) lines.push(`  ${s.name.padEnd(10)} ${s.description}`);
+  for (const s of scenarios) lines.push(named(s.name, 12, s.description));
   lines.push('', 'Large scenarios (--scenario NAME only; not run by kvcheck all):');
-  for (const s of largeScenarios) lines.push(`  ${s.name.padEnd(15)} ${s.description}`);
+  for (const s of largeScenarios) lines.push(named(s.name, 15, s.description));
+  lines.push('', 'Catalogue scenarios (--scenario NAME; kvcheck catalogue runs them):');
+  for (const s of catalogueOnlyScenarios()) lines.push(named(s.name, 16, s.description));
   lines.push('', 'Variants:');
   for (const v of resolveVariants([])) lines.push(`  ${v.name.padEnd(15)} ${v.description}`);
   lines.push('', 'Catalogue variants (kvcheck catalogue; not run by kvcheck all):');
@@ -291,8 +302,13 @@ export function runList(args: { readonly json: boolean }, io: Io): number {
   for (const name of propertyNames) lines.push(`  ${name}`);
   lines.push('', 'Leads-to properties (kvcheck liveness):');
   for (const [name, statement] of Object.entries(livenessStatements)) {
-    lines.push(`  ${name.padEnd(20)} ${statement}`);
+    lines.push(named(name, 20, statement));
   }
+  lines.push(
+    '',
+    'Witnesses (a scenario names those it must reach, so that a pass is not vacuous):',
+  );
+  for (const [name, w] of Object.entries(witnesses)) lines.push(named(name, 28, w.statement));
   io.out(`${lines.join('\n')}\n`);
   return exitCode.ok;
 }

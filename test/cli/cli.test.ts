@@ -8,10 +8,11 @@ import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { z } from 'zod';
-import { propertyNames } from '../../invariants/index.ts';
+import { propertyNames, witnesses } from '../../invariants/index.ts';
 import { variantNames } from '../../machines/variants.ts';
 import { scenarios } from '../../scenarios/index.ts';
 import { expectationFor, structuralPaths } from '../../scenarios/manifest.ts';
+import { acceptedScenarioNames } from '../../src/cli/resolve.ts';
 import { oneRequestYaml } from '../fixtures/validFiles.ts';
 import { run, runInterrupted, usageError } from './runCli.ts';
 
@@ -873,6 +874,9 @@ describe('list, version and usage', () => {
     for (const v of variantNames) expect(names).toContain(v);
     for (const p of propertyNames) expect(names).toContain(p);
     for (const p of ['eventuallyAnswered', 'pagesEventuallyFreed']) expect(names).toContain(p);
+    // Every name --scenario accepts, the catalogue's included, and every witness.
+    for (const s of acceptedScenarioNames()) expect(names).toContain(s);
+    for (const w of Object.keys(witnesses)) expect(names).toContain(w);
   });
 
   it('lists the same names as JSON', async () => {
@@ -884,12 +888,16 @@ describe('list, version and usage', () => {
         variants: z.array(z.object({ name: z.string() })),
         properties: z.array(z.string()),
         leadsTo: z.array(z.string()),
+        witnesses: z.array(z.object({ name: z.string(), statement: z.string() })),
+        catalogueScenarios: z.array(z.string()),
       })
       .parse(JSON.parse(r.out));
     expect(listed.scenarios.map((s) => s.name)).toEqual(scenarios.map((s) => s.name));
     expect(listed.variants.map((v) => v.name)).toEqual(variantNames);
     expect(listed.properties).toEqual(propertyNames);
     expect(listed.leadsTo).toEqual(['eventuallyAnswered', 'pagesEventuallyFreed']);
+    expect(listed.witnesses.map((w) => w.name)).toEqual(Object.keys(witnesses));
+    expect(listed.catalogueScenarios).toContain('late-write');
   });
 
   it('prints package.json’s version for --version and -V', async () => {
