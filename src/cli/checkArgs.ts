@@ -20,9 +20,10 @@ export interface SearchArgs {
   readonly maxMemory?: string;
   /** `fast` (default) or `graph`. */
   readonly engine?: string;
-  /** `on` or `off` (default). */
-  readonly symmetry?: string;
-  readonly exact?: boolean;
+  /** `on` or `off` (default); bare: `on`. */
+  readonly symmetry?: string | boolean;
+  /** `on` or `off` (default); bare: `on`. */
+  readonly exact?: string | boolean;
   /** `breadth` (default) or `depth` (fast engine). */
   readonly search?: string;
 }
@@ -83,14 +84,24 @@ export function withSearchOptions(command: Command): Command {
       'fast engine: stop once the V8 heap in use exceeds MiB: verdict incomplete (default: none)',
     )
     .option(
-      '--symmetry <on|off>',
-      'fast engine: explore one of each set of interchangeable requests (default: off)',
+      '--symmetry [on|off]',
+      'fast engine: explore one of each set of interchangeable requests (bare: on; default: off)',
     )
-    .option('--exact', 'fast engine: store full state keys instead of 64-bit fingerprints')
+    .option(
+      '--exact [on|off]',
+      'fast engine: store full state keys instead of 64-bit fingerprints (bare: on; default: off)',
+    )
     .option(
       '--search <breadth|depth>',
       'fast engine: breadth first, or depth first, which holds a path, not a level (default: breadth)',
     );
+}
+
+/** An `[on|off]` switch as parsed: given bare (true), `on`, `off`, or absent (off). */
+function onOff(flag: string, value: string | boolean | undefined): boolean {
+  if (value === undefined || value === false) return false;
+  if (value === true) return true;
+  return oneOf(`${flag} value`, value, ['on', 'off']) === 'on';
 }
 
 /**
@@ -99,7 +110,8 @@ export function withSearchOptions(command: Command): Command {
  */
 export function searchOptionsFrom(args: SearchArgs): CheckOptions {
   const engine = oneOf('engine', args.engine ?? 'fast', engineNames) as EngineName;
-  const symmetry = oneOf('--symmetry value', args.symmetry ?? 'off', ['on', 'off']) === 'on';
+  const symmetry = onOff('--symmetry', args.symmetry);
+  const exact = onOff('--exact', args.exact);
   const order = oneOf('--search value', args.search ?? 'breadth', searchOrders) as SearchOrder;
   const maxStates =
     args.maxStates === undefined ? undefined : wholeNumber('--max-states', args.maxStates, 1);
@@ -108,7 +120,7 @@ export function searchOptionsFrom(args: SearchArgs): CheckOptions {
   const maxMemory =
     args.maxMemory === undefined ? undefined : wholeNumber('--max-memory', args.maxMemory, 1);
   if (engine === 'graph') {
-    if (symmetry || args.exact) {
+    if (symmetry || exact) {
       throw new UsageError(
         '--symmetry on and --exact need --engine fast; the reference engine stores full snapshots',
       );
@@ -127,7 +139,7 @@ export function searchOptionsFrom(args: SearchArgs): CheckOptions {
   return {
     engine,
     symmetry,
-    exact: args.exact === true,
+    exact,
     order,
     ...(maxStates !== undefined ? { maxStates } : {}),
     ...(maxSeconds !== undefined ? { maxSeconds } : {}),

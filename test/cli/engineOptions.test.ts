@@ -173,3 +173,24 @@ describe('--workers', () => {
     );
   });
 });
+
+describe('--symmetry and --exact take on|off, and bare mean on', () => {
+  const stored = async (...flags: string[]) => {
+    const r = await run(...incidentFixed, ...flags, '--json');
+    const [result] = JSON.parse(r.out).results;
+    return { exact: result.engine.exact, unreduced: result.stats.unreducedStates };
+  };
+
+  it('reads each form', async () => {
+    expect(await stored('--exact')).toMatchObject({ exact: true });
+    expect(await stored('--exact', 'on')).toMatchObject({ exact: true });
+    expect(await stored('--exact', 'off')).toMatchObject({ exact: false });
+    expect(await stored('--symmetry')).toMatchObject({ unreduced: 319 });
+    expect(await stored('--symmetry', 'off')).toMatchObject({ unreduced: undefined });
+  });
+
+  it('refuses another value with one line and exit 2', async () => {
+    const r = await run(...incidentFixed, '--exact', 'maybe');
+    expect(usageError(r)).toBe('error: unknown --exact value "maybe"; accepted: on, off');
+  });
+});
