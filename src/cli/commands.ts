@@ -170,6 +170,15 @@ export interface PathsArgs {
   readonly json: boolean;
 }
 
+/** What a structural path means, printed under the paths. */
+export const pathsMeaning = [
+  'A structural path runs through one request’s statecharts with every data guard left open and',
+  'every switch evaluated: the variant’s wiring lets a rejected request reach decoding for some',
+  'prompt length and some interleaving. That is a leak only where a scenario’s numbers reach it',
+  '(kvcheck check decides that); no path means no prompt length can. A path starts with the step',
+  'that enters the rejected state, from any configuration the other regions can be in.',
+].join('\n');
+
 /** `kvcheck paths`: structural rejected → decoding paths per variant; exit 1 if any exists. */
 export function runPaths(args: PathsArgs, io: Io): number {
   const reports = resolveVariants(args.variant).map((v) =>
@@ -179,7 +188,7 @@ export function runPaths(args: PathsArgs, io: Io): number {
     }),
   );
   if (args.json) io.out(`${JSON.stringify({ variants: reports }, null, 2)}\n`);
-  else io.out(`${reports.map(renderPaths).join('\n\n')}\n`);
+  else io.out(`${reports.map(renderPaths).join('\n\n')}\n\n${pathsMeaning}\n`);
   return reports.some((r) => r.paths.length > 0) ? exitCode.violation : exitCode.ok;
 }
 

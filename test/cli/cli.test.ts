@@ -12,6 +12,7 @@ import { propertyNames, witnesses } from '../../invariants/index.ts';
 import { variantNames } from '../../machines/variants.ts';
 import { scenarios } from '../../scenarios/index.ts';
 import { expectationFor, structuralPaths } from '../../scenarios/manifest.ts';
+import { pathsMeaning } from '../../src/cli/commands.ts';
 import { acceptedScenarioNames } from '../../src/cli/resolve.ts';
 import { oneRequestYaml } from '../fixtures/validFiles.ts';
 import { run, runInterrupted, usageError } from './runCli.ts';
@@ -819,6 +820,9 @@ describe('paths', () => {
     expect(r.out).toContain(
       'prefill.placeholder → decode.admitted.running, shortest path (6 steps):',
     );
+    // It says what the structural claim is, and that a leak needs a scenario's numbers.
+    expect(r.out.endsWith(`\n\n${pathsMeaning}\n`)).toBe(true);
+    expect(pathsMeaning).toContain('That is a leak only where a scenario’s numbers reach it');
   });
 
   it('exits 0 when neither fixed variant has a path', async () => {
