@@ -4,11 +4,13 @@
  * breadth-first shortest path to the first of them in bold blue. Whole graphs are for small
  * scenarios; `--project <rid>` draws one request's lifecycle, which stays readable.
  */
+
 import { writeFileSync } from 'node:fs';
 import { properties, propertyNames } from '../../invariants/index.ts';
 import type { Verdict } from '../checker/outcome.ts';
 import { shortestPathToAny, stateGraphOf, violatingVertices } from '../checker/stateGraph.ts';
 import { GraphTooLargeError, toStateSpaceDot } from '../export/stateSpaceDot.ts';
+import { count, plural } from '../numbers.ts';
 import { type SearchArgs, searchOptionsFrom } from './checkArgs.ts';
 import { type ExitCode, exitCodeOf } from './exitCodes.ts';
 import { checkOutputPaths, writeFailure } from './outputPaths.ts';
@@ -83,7 +85,15 @@ export async function runStateSpace(args: StateSpaceArgs, io: Io): Promise<ExitC
   });
   const violating = violatingVertices(graph, selected);
   const bounded = graph.bound ? ` (search stopped by ${graph.bound.reason})` : '';
-  const title = `${scenario.name} × ${variant.name}: ${graph.states.length} reachable states${bounded}`;
+  const chosen = names.length > 0 ? names : propertyNames;
+  const violated = chosen.filter(
+    (n) => violatingVertices(graph, properties[n] ? [properties[n]] : []).size > 0,
+  );
+  const verdictText =
+    violated.length > 0
+      ? `; violated: ${violated.join(', ')}`
+      : `; ${plural(chosen.length, 'property')} checked`;
+  const title = `${scenario.name} × ${variant.name}: ${count(graph.states.length)} reachable states${bounded}${verdictText}`;
   let dot: string;
   try {
     dot = toStateSpaceDot(graph, {

@@ -123,7 +123,9 @@ function layout(graph: StateGraph, options: StateSpaceOptions): { nodes: Node[];
     out.forEach((e, k) => {
       const from = `n${ids.get(keyOf(v))}`;
       const to = `n${ids.get(keyOf(e.to))}`;
-      if (project !== undefined && from === to) return;
+      // Projected, another request's step that leaves this one where it was is dropped; the
+      // request's own step that changes only data (a decode step reading pages) stays a loop.
+      if (project !== undefined && from === to && e.event.rid !== project) return;
       const label =
         project === undefined || e.event.rid !== project
           ? `${e.event.type} ${e.event.rid}`

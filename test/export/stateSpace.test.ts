@@ -108,7 +108,10 @@ describe('runStateSpace', () => {
     const args = { ...base, project: 'b1', invariant: ['noCrossTenantRead'], out: file };
     expect(await runStateSpace(args, io)).toBe(1);
     expect(out).toEqual([]);
-    expect(readFileSync(file, 'utf8')).toMatch(/^digraph "incident × incident-2026: \d+ reachable/);
+    // The title names the property the drawing checks, with counts as everywhere else.
+    expect(readFileSync(file, 'utf8')).toMatch(
+      /^digraph "incident × incident-2026: 2,195 reachable states; violated: noCrossTenantRead"/,
+    );
   });
 
   it('renders SVG through Graphviz with --format svg', async () => {
