@@ -160,8 +160,8 @@ class Inbox {
   }
 }
 
-/** Starts `count` workers on `options.recipe` and waits until each has built its run. */
-async function startWorkers(options: WorkerOptions, inbox: Inbox): Promise<Hand[]> {
+/** Starts `count` workers on `options.recipe`; `ready` waits until each has built its run. */
+function startWorkers(options: WorkerOptions, inbox: Inbox): Hand[] {
   const hands = Array.from({ length: options.count }, (): Hand => {
     const worker = new Worker(new URL('./parallelWorker.js', import.meta.url));
     return { worker, inFlight: 0, table: null, events: [], journal: [] };
@@ -170,8 +170,12 @@ async function startWorkers(options: WorkerOptions, inbox: Inbox): Promise<Hand[
     inbox.listen(hand);
     hand.worker.postMessage({ type: 'init', recipe: options.recipe });
   }
-  for (let ready = 0; ready < hands.length; ready++) await inbox.next();
   return hands;
+}
+
+/** Waits for the `ready` message of each of `count` workers; rejects when one fails to start. */
+async function ready(inbox: Inbox, count: number): Promise<void> {
+  for (let n = 0; n < count; n++) await inbox.next();
 }
 
 /** The main thread's side of the parallel search of `search`, from its handed level. */
@@ -298,11 +302,13 @@ export async function expandOnWorkers<C, E extends EventObject>(
   frontier.flush();
   handed.length = 0;
   const inbox = new Inbox();
-  const hands = await startWorkers(options, inbox);
+  // Started before the try: whatever fails from here on, `finally` ends every worker.
+  const hands = startWorkers(options, inbox);
   const merger = new Merger(search, frontier);
   const done = new Map<number, ExpandedMessage>();
   let nextSeq = 0;
   try {
+    await ready(inbox, hands.length);
     for (;;) {
       merger.dispatch(hands);
       if (merger.inFlight === 0) break;

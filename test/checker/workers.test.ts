@@ -14,6 +14,8 @@ import { twins } from '../../scenarios/symmetric.ts';
 import { checkAsync } from '../../src/checker/check.ts';
 import type { CheckOptions } from '../../src/checker/checkOptions.ts';
 import type { ScenarioResult } from '../../src/checker/outcome.ts';
+import { servingEvents } from '../../src/checker/serving/servingEvents.ts';
+import { exploreAsync } from '../../src/engine/index.ts';
 
 /** Hand over any level of 8 states or more, 16 states to a message: many chunks, many merges. */
 const eager = { workers: 2, workerLevels: { from: 8, chunk: 16 } } as const;
@@ -66,6 +68,22 @@ describe('two workers give the one-thread result', () => {
     expect(two.status).toBe('incomplete');
     expect(two.bound).toEqual({ reason: 'maxStates', limit: 200 });
     expect(timeless(two)).toEqual(timeless(one));
+  }, 60_000);
+});
+
+describe('a worker that fails', () => {
+  it('rejects the search with the error of the worker that could not start', async () => {
+    const machine = createServingMachine(incident, variantNamed('fixed'));
+    const recipe = {
+      module: new URL('../../src/checker/check.ts', import.meta.url).href,
+      name: 'noSuchRecipe',
+      arg: null,
+    };
+    const run = exploreAsync(machine, {
+      events: servingEvents(incident.requests.map((r) => r.id)),
+      workers: { count: 2, recipe, from: 8, chunk: 16 },
+    });
+    await expect(run).rejects.toThrow(/exports no function noSuchRecipe/);
   }, 60_000);
 });
 
