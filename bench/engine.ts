@@ -15,7 +15,7 @@
  * (`scenarios/large.ts`) with symmetry and every property: `fixed` depth first, and
  * `incident-2026` breadth first up to its first counterexample, each bounded by
  * `--large-seconds N` (default 300, `none` for no bound; `fixed` does not finish in that time,
- * so it ends `incomplete`: the README gives the figures); `--quick` skips them.
+ * so it ends `incomplete`: docs/performance.md gives the figures); `--quick` skips them.
  */
 import { properties } from '../invariants/index.ts';
 import type { ServingState } from '../invariants/vocabulary.ts';
@@ -314,7 +314,7 @@ export function engineBench(json: boolean, quick: boolean, largeSeconds = 300): 
 /**
  * `--large-seconds N` from the command line: a bound on each `incident-large` run (default 300);
  * `--large-seconds none` runs them unbounded (an exhaustive check of `fixed`, which takes about
- * 42 minutes on one core; see the README).
+ * 42 minutes on one core; see docs/performance.md).
  */
 export function largeSecondsArg(argv: readonly string[]): number {
   const at = argv.indexOf('--large-seconds');

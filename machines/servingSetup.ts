@@ -61,6 +61,9 @@ export const faultGuards = [
   'prefillErrorsEnabled',
 ] as const;
 
+/** One of the guards that read only the scenario's fault settings (`faultGuards`). */
+export type FaultGuard = (typeof faultGuards)[number];
+
 /** `setup()` for `scenario` under `variant`: typed guards and actions for the region factories. */
 export function servingSetup(scenario: Scenario, variant: Variant) {
   const sw = variant.switches;

@@ -6,6 +6,7 @@
 import { writeFileSync } from 'node:fs';
 import { propertyNames, witnesses } from '../../invariants/index.ts';
 import type { Scenario } from '../../machines/scenario.ts';
+import type { Variant } from '../../machines/variants.ts';
 import { largeScenarios, scenarios } from '../../scenarios/index.ts';
 import { expectationFor, structuralPaths } from '../../scenarios/manifest.ts';
 import { catalogue, catalogueScenarios } from '../catalogue/index.ts';
@@ -18,6 +19,7 @@ import { itfFileName, toItf } from '../export/itf.ts';
 import { resultJson, traceJson } from '../export/outcomeJson.ts';
 import { plural } from '../numbers.ts';
 import { findPaths, renderPaths } from '../paths/index.ts';
+import { traceContexts } from '../replay/traceContexts.ts';
 import { type SearchArgs, searchOptionsFrom, workersFrom } from './checkArgs.ts';
 import { planDeploymentCheck, planJson, renderMapping } from './deploymentCommands.ts';
 import { exitCode, exitCodeOfResults } from './exitCodes.ts';
@@ -82,16 +84,26 @@ function writeOutTrace(file: string, text: string): void {
 
 /**
  * Writes each counterexample as one ITF trace (the Informal Trace Format Apalache and Quint
- * read) into `dir`, named `<scenario>.<variant>.<property>.itf.json` (`itfFileName`).
+ * read) into `dir`, named `<scenario>.<variant>.<property>.itf.json` (`itfFileName`), with the
+ * model's state variables in every state: the trace's events replayed on the scenario and
+ * variant of `runs` that found it (`traceContexts`).
  */
-function writeItfFiles(dir: string, results: readonly ScenarioResult[]): void {
-  const files = results.flatMap((r) =>
-    r.properties.flatMap((p): [string, string][] => {
+function writeItfFiles(
+  dir: string,
+  results: readonly ScenarioResult[],
+  runs: { readonly scenarios: readonly Scenario[]; readonly variants: readonly Variant[] },
+): void {
+  const files = results.flatMap((r) => {
+    const scenario = runs.scenarios.find((s) => s.name === r.scenario);
+    const variant = runs.variants.find((v) => v.name === r.variant);
+    if (!scenario || !variant) throw new Error(`no run of ${r.scenario} × ${r.variant}`);
+    return r.properties.flatMap((p): [string, string][] => {
       if (!p.trace) return [];
       const meta = { scenario: r.scenario, variant: r.variant, property: p.name };
-      return [[itfFileName(meta), toItf(p.trace, { ...meta, statement: p.statement })]];
-    }),
-  );
+      const states = traceContexts(scenario, variant, p.trace.steps);
+      return [[itfFileName(meta), toItf(p.trace, { ...meta, statement: p.statement }, { states })]];
+    });
+  });
   writeFilesInto('--out-itf', dir, files);
 }
 
@@ -149,7 +161,8 @@ export async function runCheck(args: CheckArgs, io: Io): Promise<number> {
   release();
   if (skipped > 0) io.err(`interrupted: ${plural(skipped, 'check')} not run\n`);
   if (args.outTrace) writeOutTrace(args.outTrace, traceFile(results));
-  if (args.outItf) writeItfFiles(args.outItf, results);
+  if (args.outItf)
+    writeItfFiles(args.outItf, results, { scenarios: chosen, variants: variantsChosen });
   const deployment = plan ? { deployment: planJson(plan) } : {};
   if (args.json)
     io.out(`${JSON.stringify({ ...deployment, results: results.map(resultJson) }, null, 2)}\n`);
@@ -176,7 +189,8 @@ export const pathsMeaning = [
   'every switch evaluated: the variant’s wiring lets a rejected request reach decoding for some',
   'prompt length and some interleaving. That is a leak only where a scenario’s numbers reach it',
   '(kvcheck check decides that); no path means no prompt length can. A path starts with the step',
-  'that enters the rejected state, from any configuration the other regions can be in.',
+  'that enters the rejected state, from the configuration it names (\u201cstarts in\u201d), which the',
+  'request\u2019s regions reach from their initial states.',
 ].join('\n');
 
 /** `kvcheck paths`: structural rejected → decoding paths per variant; exit 1 if any exists. */

@@ -8,8 +8,9 @@ import { join } from 'node:path';
 import type { Variant } from '../../machines/variants.ts';
 import { toDotDiff } from '../export/chartDiff.ts';
 import { toDot } from '../export/dotStatechart.ts';
+import { drawnChart, drawnDiffCharts } from '../export/faultEdges.ts';
 import { toMermaid } from '../export/mermaidStatechart.ts';
-import { type ChartName, chartGraph, chartNames } from '../export/statechart.ts';
+import { type ChartName, chartNames } from '../export/statechart.ts';
 import { renderSvg } from '../export/svg.ts';
 import { type ExitCode, exitCode } from './exitCodes.ts';
 import { checkOutputPaths, writeFailure } from './outputPaths.ts';
@@ -32,6 +33,11 @@ export interface DiagramArgs {
   readonly diff: readonly string[];
   /** Leave disabled edges out instead of drawing them greyed (`--hide-disabled`). */
   readonly hideDisabled?: boolean;
+  /**
+   * Draw the bug catalogue's fault-only edges too (`--fault-edges`); by default a chart has
+   * only those of faults its variant turns on.
+   */
+  readonly faultEdges?: boolean;
 }
 
 /** The formats `--format` accepts, the first being the default. */
@@ -82,9 +88,10 @@ function diffDrawings(args: DiagramArgs, format: Format, charts: ChartName[]): D
     throw new UsageError('--diff and --variant cannot be used together: --diff names both');
   const [a, b] = names.map(variantNamed);
   if (!a || !b) throw new UsageError('--diff takes exactly two variants');
+  const faultEdges = args.faultEdges ?? false;
   return charts.map((c) => ({
     stem: `${c}.${a.name}-vs-${b.name}`,
-    dot: () => toDotDiff(chartGraph(c, a), chartGraph(c, b)),
+    dot: () => toDotDiff(...drawnDiffCharts(c, a, b, faultEdges)),
   }));
 }
 
@@ -96,7 +103,7 @@ function drawings(args: DiagramArgs, format: Format): Drawing[] {
   const hideDisabled = args.hideDisabled ?? false;
   return charts.flatMap((c) =>
     variants.map((v) => {
-      const chart = () => chartGraph(c, v);
+      const chart = () => drawnChart(c, v, args.faultEdges ?? false);
       return {
         stem: v ? `${c}.${v.name}` : c,
         mermaid: () => toMermaid(chart(), { hideDisabled }),
@@ -141,7 +148,8 @@ function writeDrawing(path: string, text: string): void {
 /**
  * `kvcheck diagram`: draws the chosen charts (default `request`) in `args.format` (default
  * `mermaid`), once per `--variant` or once without one, or with `--diff A --diff B` the diff of
- * each chart (DOT or SVG only). Without `--out` prints every drawing to `io.out`, each after a
+ * each chart (DOT or SVG only). The bug catalogue's fault-only edges are left out unless
+ * `--fault-edges`, except those of a fault the drawn variant turns on. Without `--out` prints every drawing to `io.out`, each after a
  * comment line naming it when there are several; with `--out DIR` creates DIR, writes
  * `<machine>[.<variant>].<mmd|dot|svg>` (a diff: `<machine>.<A>-vs-<B>.<dot|svg>`) and prints
  * the written paths, one per line. Resolves to exit code 0; throws UsageError for bad input

@@ -1,7 +1,7 @@
 /**
  * The exit codes every command shares (0 all hold, 1 a violation, 2 bad input, 3 incomplete),
  * and what each code means for each command: `exitCodeMeanings`, the one statement of them that
- * every command's `--help` footer is drawn from and the README's table is tested against.
+ * every command's `--help` footer is drawn from and the table in docs/command-line.md is tested against.
  */
 import { overallVerdict, type ScenarioResult, type Verdict } from '../checker/outcome.ts';
 

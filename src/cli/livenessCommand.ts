@@ -7,6 +7,7 @@
  * on a lasso, 3 when a bound stopped a search first, 2 on bad input.
  */
 import type { ServingContext } from '../../machines/context.ts';
+import { decodeContext } from '../../machines/contextCodec.ts';
 import type { ExternalEvent } from '../../machines/events.ts';
 import {
   lassoTrace,
@@ -85,7 +86,8 @@ function rowJson(row: ServingLivenessRun): unknown {
 
 /**
  * Each lasso of `run` as one ITF file: `[itfFileName, toItfLasso text]`, the property's
- * statement in `#meta` and the lasso's `loop` at the top level. None when no property is violated.
+ * statement in `#meta`, the lasso's `loop` at the top level, and the model's state variables in
+ * every state (the lasso's own states, decoded). None when no property is violated.
  */
 export function lassoItfFiles(run: ServingLivenessRun): [string, string][] {
   return run.result.lassos.map((l) => {
@@ -95,7 +97,8 @@ export function lassoItfFiles(run: ServingLivenessRun): [string, string][] {
       property: l.name,
       statement: livenessStatements[l.name] ?? '',
     };
-    return [itfFileName(meta), toItfLasso(lassoTrace(l, run.rids), meta)];
+    const states = [l.initial, ...l.trace.map((s) => s.state)].map((s) => decodeContext(s.context));
+    return [itfFileName(meta), toItfLasso(lassoTrace(l, run.rids), meta, { states })];
   });
 }
 

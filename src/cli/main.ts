@@ -185,6 +185,11 @@ function program(io: Io, setCode: (code: number) => void, argvText: string): Com
     .option('--variant <name>', 'draw as a variant wires it (repeatable)', collect, [])
     .option('--diff <variant>', 'give twice: edges only one of two variants can take', collect, [])
     .option('--hide-disabled', 'leave edges the variant disables out', false)
+    .option(
+      '--fault-edges',
+      'also draw the bug catalogue’s fault-only edges (default: only those of a fault the variant turns on)',
+      false,
+    )
     .option('--out <dir>', 'write one file per drawing into dir')
     .action(async (opts) => setCode(await runDiagram(opts, io)));
   withEngineOption(
@@ -208,7 +213,7 @@ function program(io: Io, setCode: (code: number) => void, argvText: string): Com
         )
         .option('--project <rid>', 'draw only this request’s lifecycle')
         .option('--format <format>', 'dot or svg', 'dot')
-        .option('--out <file>', 'write to file instead of stdout')
+        .option('--out <dir>', 'write the drawing into dir instead of stdout')
         .option('--max-nodes <n>', 'refuse larger graphs (default 300)'),
     ),
   ).action(async (opts) => setCode(await runStateSpace(opts, io)));
@@ -247,7 +252,10 @@ function program(io: Io, setCode: (code: number) => void, argvText: string): Com
     .description(
       'replay counterexamples under other variants: where each is blocked, and by which guard',
     )
-    .argument('<file>', 'trace file: the JSON of check --out-trace or of check --json')
+    .argument(
+      '<file>',
+      'trace file: the JSON of check --out-trace or of check --json, or an ITF trace of check --out-itf',
+    )
     .option('--variant <name>', 'variant to replay under (repeatable; default: all)', collect, [])
     .option(
       '--property <name>',

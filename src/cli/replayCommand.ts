@@ -1,6 +1,6 @@
 /**
- * `kvcheck replay FILE`: replays the counterexamples of a trace file (`check --out-trace`, or
- * the Outcome of `check --json`) under other variants (`src/replay/replay.ts`) and says, for
+ * `kvcheck replay FILE`: replays the counterexamples of a trace file (`check --out-trace`, the
+ * Outcome of `check --json`, or one ITF trace of `check --out-itf`) under other variants (`src/replay/replay.ts`) and says, for
  * each, where the variant blocks it and by which guard, or that it runs to the end and whether
  * the property is still violated.
  */
@@ -50,6 +50,25 @@ const outcomeSchema = z.object({
   ),
 });
 
+/** The parts of an ITF counterexample (`check --out-itf`) that replay reads. */
+const itfSchema = z.object({
+  '#meta': z.object({
+    format: z.literal('ITF'),
+    scenario: z.string(),
+    variant: z.string(),
+    property: z.string(),
+  }),
+  states: z.array(
+    z.object({
+      event: z.string(),
+      regions: z.object({
+        '#map': z.array(z.tuple([z.string(), z.record(z.string(), z.string())])),
+      }),
+    }),
+  ),
+  loop: z.number().optional(),
+});
+
 /** A counterexample read from a trace file. */
 interface FoundTrace {
   readonly scenario: string;
@@ -58,8 +77,47 @@ interface FoundTrace {
   readonly steps: z.infer<typeof stepSchema>[];
 }
 
-/** The traces in the data of `file`; a UsageError when it is neither kind of trace file. */
+/** Whether `data` says it is an ITF trace (`#meta.format` is `ITF`). */
+function looksLikeItf(data: unknown): boolean {
+  if (typeof data !== 'object' || data === null || !('#meta' in data)) return false;
+  const meta = data['#meta'];
+  return typeof meta === 'object' && meta !== null && 'format' in meta && meta.format === 'ITF';
+}
+
+/**
+ * The steps of an ITF counterexample: each state after the initial one, its `event` split into
+ * the event type and the request (`PREFILL_INTAKE b1`) and its `regions` map as a snapshot.
+ */
+function itfSteps(itf: z.infer<typeof itfSchema>, file: string): FoundTrace['steps'] {
+  return itf.states.slice(1).map((s, i) => {
+    const [event = '', rid = '', ...rest] = s.event.split(' ');
+    if (rest.length > 0 || rid === '') {
+      throw new UsageError(`${file}: state ${i + 1}: event "${s.event}" is not "EVENT rid"`);
+    }
+    return { event, rid, regions: Object.fromEntries(s.regions['#map']) };
+  });
+}
+
+/** The one counterexample of the ITF trace `data`; a UsageError for a lasso or a malformed one. */
+function itfTraceIn(data: unknown, file: string): FoundTrace[] {
+  const itf = itfSchema.safeParse(data);
+  if (!itf.success) {
+    const issue = itf.error.issues[0];
+    const where = issue && issue.path.length > 0 ? ` at ${issue.path.join('.')}` : '';
+    throw new UsageError(`${file}: not a kvcheck ITF counterexample${where}`);
+  }
+  if (itf.data.loop !== undefined) {
+    throw new UsageError(
+      `${file}: an ITF lasso (liveness) has no last bad state to replay; replay takes counterexamples of check`,
+    );
+  }
+  const { scenario, variant, property } = itf.data['#meta'];
+  return [{ scenario, variant, property, steps: itfSteps(itf.data, file) }];
+}
+
+/** The traces in the data of `file`; a UsageError when it is no kind of trace file. */
 function tracesIn(data: unknown, file: string): FoundTrace[] {
+  if (looksLikeItf(data)) return itfTraceIn(data, file);
   const list = outTraceSchema.safeParse(data);
   if (list.success) return list.data.traces;
   const outcome = outcomeSchema.safeParse(data);
@@ -76,7 +134,7 @@ function tracesIn(data: unknown, file: string): FoundTrace[] {
   const issue = kind.error?.issues[0];
   const where = issue && issue.path.length > 0 ? ` at ${issue.path.join('.')}` : '';
   throw new UsageError(
-    `${file}: not a kvcheck trace file${where}; expected the JSON of check --out-trace or check --json`,
+    `${file}: not a kvcheck trace file${where}; expected the JSON of check --out-trace or check --json, or an ITF trace of check --out-itf`,
   );
 }
 
@@ -111,9 +169,10 @@ export function runReplay(file: string, args: ReplayArgs, io: Io): number {
   for (const name of args.property) oneOf('property', name, propertyNames);
   const given = args.config ? loadScenarioFile(args.config) : undefined;
   const traces = tracesIn(
-    loadDataFile(file, 'a trace file of check --out-trace or check --json', {
+    loadDataFile(file, 'a trace file of check --out-trace or check --json, or an ITF trace', {
       max: 12,
-      deepest: 'results[].properties[].trace.steps[].regions.<rid>',
+      deepest:
+        'results[].properties[].trace.steps[].regions.<rid>, or an ITF state’s requests.#map[][].reads.#set[].#tup[].#bigint',
     }),
     file,
   ).filter((t) => args.property.length === 0 || args.property.includes(t.property));

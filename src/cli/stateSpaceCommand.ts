@@ -5,7 +5,7 @@
  * scenarios; `--project <rid>` draws one request's lifecycle, which stays readable.
  */
 
-import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { properties, propertyNames } from '../../invariants/index.ts';
 import type { Verdict } from '../checker/outcome.ts';
 import { shortestPathToAny, stateGraphOf, violatingVertices } from '../checker/stateGraph.ts';
@@ -13,7 +13,7 @@ import { GraphTooLargeError, toStateSpaceDot } from '../export/stateSpaceDot.ts'
 import { count, plural } from '../numbers.ts';
 import { type SearchArgs, searchOptionsFrom } from './checkArgs.ts';
 import { type ExitCode, exitCodeOf } from './exitCodes.ts';
-import { checkOutputPaths, writeFailure } from './outputPaths.ts';
+import { checkOutputPaths, writeFilesInto } from './outputPaths.ts';
 import { type Io, resolveScenarios, resolveVariants, type SelectionArgs } from './resolve.ts';
 import { oneOf, UsageError, wholeNumber } from './usageError.ts';
 
@@ -38,24 +38,30 @@ function exactlyOne<T>(items: readonly T[], given: number, what: string, flags: 
   return only;
 }
 
-function write(file: string, text: string): void {
-  try {
-    writeFileSync(file, text);
-  } catch (e) {
-    throw writeFailure('--out', file, e);
-  }
+/** The drawing's file name: `<scenario>.<variant>[.<rid>].state-space.<dot|svg>`. */
+export function stateSpaceFileName(
+  scenario: string,
+  variant: string,
+  project: string | undefined,
+  format: string,
+): string {
+  const who = project === undefined ? '' : `.${project}`;
+  return `${scenario}.${variant}${who}.state-space.${format}`;
 }
 
 /**
  * `kvcheck state-space`: resolves exactly one scenario (`--scenario` or `--config`) and one
  * variant, explores it (within `--max-states` and `--max-seconds`, if given), and writes the DOT
- * or SVG to `--out` or stdout. Bad input, an unknown `--project` request id and a graph over
+ * or SVG to stdout, or with `--out DIR` into the folder DIR (created when missing) as
+ * `stateSpaceFileName`, printing the written path, as `diagram --out DIR` does. Bad input, an unknown `--project` request id and a graph over
  * `--max-nodes` (default 300) throw `UsageError` (exit 2). The drawing is written in every other
  * case; the exit code is then 1 when a drawn state violates a selected property, 3 when a bound
  * stopped the exploration before that, and 0 otherwise.
  */
 export async function runStateSpace(args: StateSpaceArgs, io: Io): Promise<ExitCode> {
-  if (args.out !== undefined) checkOutputPaths([{ flag: '--out', kind: 'file', path: args.out }]);
+  if (args.out !== undefined) {
+    checkOutputPaths([{ flag: '--out', kind: 'folder', path: args.out }]);
+  }
   const given = new Set(args.scenario).size + args.config.length;
   const scenario = exactlyOne(
     resolveScenarios(args, io.err).scenarios,
@@ -109,8 +115,11 @@ export async function runStateSpace(args: StateSpaceArgs, io: Io): Promise<ExitC
   }
   // Loaded on demand: Graphviz (WebAssembly) is only needed for SVG.
   const text = format === 'svg' ? await (await import('../export/svg.ts')).renderSvg(dot) : dot;
-  if (args.out !== undefined) write(args.out, text);
-  else io.out(text.endsWith('\n') ? text : `${text}\n`);
+  if (args.out !== undefined) {
+    const name = stateSpaceFileName(scenario.name, variant.name, project, format);
+    writeFilesInto('--out', args.out, [[name, text]]);
+    io.out(`${join(args.out, name)}\n`);
+  } else io.out(text.endsWith('\n') ? text : `${text}\n`);
   const verdict: Verdict = violating.size > 0 ? 'violation' : graph.bound ? 'incomplete' : 'ok';
   return exitCodeOf(verdict);
 }

@@ -12,9 +12,10 @@ import {
   livenessStatements,
   type ServingLivenessRun,
 } from '../checker/serving/servingLiveness.ts';
-import { toDotDiff } from './chartDiff.ts';
-import type { ChartGraph } from './chartGraph.ts';
+import { diffCharts, toDotDiff } from './chartDiff.ts';
+import { type RegionCoverage, regionCoverage } from './coverage.ts';
 import { toDot } from './dotStatechart.ts';
+import { drawnChart, drawnDiffCharts } from './faultEdges.ts';
 import { findingsOf, structuralFindings } from './findings.ts';
 import { toMermaid } from './mermaidStatechart.ts';
 import {
@@ -29,36 +30,68 @@ import {
 } from './reportModel.ts';
 import { toSequenceMermaid } from './sequenceDiagram.ts';
 import { toSequenceSvg } from './sequenceSvg.ts';
-import { chartGraph } from './statechart.ts';
+import { type ChartName, chartGraph } from './statechart.ts';
 import { renderSvg } from './svg.ts';
 
+/** The regions of one request, each drawn on its own in the report. */
+const regionCharts = [
+  'router',
+  'prefill',
+  'transfer',
+  'decode',
+] as const satisfies readonly ChartName[];
+
+const baseCaption =
+  'Rejected states are red, final states doubled; the legend tells the edges apart. Transitions only a bug catalogue fault enables are left out.';
+
+/** Each region as `base` wires it. */
+async function baseDiagrams(base: Variant): Promise<Diagram[]> {
+  const out: Diagram[] = [];
+  for (const region of regionCharts) {
+    const chart = drawnChart(region, base);
+    out.push({
+      title: `${region} as ${base.name} wires it`,
+      caption: `The ${region} region of one request. ${baseCaption}`,
+      mermaid: toMermaid(chart),
+      svg: await renderSvg(toDot(chart, { title: `${region} · ${base.name}` })),
+    });
+  }
+  return out;
+}
+
+/** The regions whose transitions differ between `base` and `v`, each with the difference drawn. */
+async function diffDiagrams(base: Variant, v: Variant): Promise<Diagram[]> {
+  const changed = regionCharts
+    .map((region) => ({ region, charts: drawnDiffCharts(region, base, v) }))
+    .filter(({ charts }) => {
+      const d = diffCharts(...charts);
+      return d.onlyInA.length + d.onlyInB.length > 0;
+    });
+  const same = regionCharts.filter((r) => !changed.some((c) => c.region === r));
+  const unchanged = same.length === 0 ? '' : ` Unchanged, so not drawn: ${same.join(', ')}.`;
+  const out: Diagram[] = [];
+  for (const { region, charts } of changed) {
+    out.push({
+      title: `${region}: ${v.name} against ${base.name}`,
+      caption: `The ${region} region as ${v.name} wires it (${barriersOf(v)}); red: transitions only ${base.name} can take, green: transitions only ${v.name} can take.${unchanged}`,
+      mermaid: toMermaid(charts[1]),
+      svg: await renderSvg(toDotDiff(...charts)),
+    });
+  }
+  return out;
+}
+
 /**
- * The statecharts a review reads: one request's lifecycle as the first variant wires it, then,
- * for each other variant, the same chart with the transitions it gains or loses against the
- * first highlighted, and the page lifecycle.
+ * The statecharts a review reads: each region of one request as the first variant wires it,
+ * then, for each other variant, only the regions whose transitions differ from the first's,
+ * with the transitions gained or lost highlighted, and last the page lifecycle. Each region is
+ * drawn on its own so that it reads at its native size.
  */
 async function statechartDiagrams(variants: readonly Variant[]): Promise<Diagram[]> {
   const [base, ...others] = variants;
   if (!base) return [];
-  const baseChart = chartGraph('request', base);
-  const out: Diagram[] = [
-    {
-      title: `One request’s lifecycle as ${base.name} wires it`,
-      caption:
-        'Router, prefill, transfer channel and decode as parallel regions. Rejected states are red, final states doubled, internal events blue; edges the variant’s switches disable are dashed grey.',
-      mermaid: toMermaid(baseChart),
-      svg: await renderSvg(toDot(baseChart, { title: `request · ${base.name}` })),
-    },
-  ];
-  for (const v of others) {
-    const chart = chartGraph('request', v);
-    out.push({
-      title: `${v.name} against ${base.name}`,
-      caption: `The lifecycle as ${v.name} wires it (${barriersOf(v)}); red: transitions only ${base.name} can take, green: transitions only ${v.name} can take.`,
-      mermaid: toMermaid(chart),
-      svg: await renderSvg(toDotDiff(baseChart, chart)),
-    });
-  }
+  const out = await baseDiagrams(base);
+  for (const v of others) out.push(...(await diffDiagrams(base, v)));
   const page = chartGraph('page');
   out.push({
     title: 'One KV page',
@@ -160,6 +193,27 @@ export interface CheckedRuns {
 }
 
 /**
+ * Statechart coverage per variant: the union of its runs' lifecycle moves against its request
+ * chart, with what the runs' scenarios switch off told apart from what they never took.
+ */
+function coverageByVariant(runs: CheckedRuns): Map<string, readonly RegionCoverage[]> {
+  return new Map(
+    runs.variants.map((v) => {
+      const mine = runs.results.filter((r) => r.variant === v.name);
+      const scenarios = runs.scenarios.filter((s) => mine.some((r) => r.scenario === s.name));
+      return [
+        v.name,
+        regionCoverage(
+          v,
+          scenarios,
+          mine.flatMap((r) => r.coverage),
+        ),
+      ];
+    }),
+  );
+}
+
+/**
  * The report's input from runs already checked: draws the statecharts and counterexamples, and
  * tells the liveness runs' lassos step by step.
  */
@@ -175,9 +229,7 @@ export async function reportInputFrom(runs: CheckedRuns): Promise<ReportInput> {
     diagrams: await statechartDiagrams(runs.variants),
     counterexamples,
     liveness: livenessSection(runs.liveness),
-    charts: new Map<string, ChartGraph>(
-      runs.variants.map((v) => [v.name, chartGraph('request', v)]),
-    ),
+    coverage: coverageByVariant(runs),
     findings: findingsOf(counterexamples, runs.scenarios, runs.variants),
     structural: structuralFindings(runs.variants),
   };

@@ -77,7 +77,7 @@ function htmlTable(header: readonly string[], rows: readonly (readonly string[])
   const body = rows
     .map((r) => `<tr>${r.map((c) => `<td>${escapeHtml(c)}</td>`).join('')}</tr>`)
     .join('\n');
-  return `<table><thead><tr>${head}</tr></thead><tbody>\n${body}\n</tbody></table>`;
+  return `<div class="table-scroll"><table><thead><tr>${head}</tr></thead><tbody>\n${body}\n</tbody></table></div>`;
 }
 
 /** The deployment section's body as HTML (without its `<section>` and heading). */
@@ -102,7 +102,7 @@ export function deploymentHtml(s: DeploymentSection): string {
     d.description === '' ? undefined : `<p>${escapeHtml(d.description)}</p>`,
     `<h3>Pools</h3>\n${htmlTable(poolHeader, poolRows(s.lint))}\n<ul>${derivation}</ul>`,
     `<h3>Prompt lengths the tokenizer accepts</h3>\n${htmlTable(bandHeader, bandRows(s.lint))}`,
-    `<h3>Findings</h3>\n${findings === '' ? '<p>None.</p>' : `<table><thead><tr><th>severity</th><th>finding</th><th>explanation</th></tr></thead><tbody>\n${findings}\n</tbody></table>`}`,
+    `<h3>Findings</h3>\n${findings === '' ? '<p>None.</p>' : `<div class="table-scroll"><table><thead><tr><th>severity</th><th>finding</th><th>explanation</th></tr></thead><tbody>\n${findings}\n</tbody></table></div>`}`,
     `<h3>Sensitivity</h3>\n<figure>${sensitivitySvg(s.lint)}<figcaption>Each pool’s capacity, deployed and with one setting changed, against the context window (dashed) and twice it (dotted). Red: below the window; amber: below twice the window; green: at least twice.</figcaption></figure>\n${s.lint.sensitivity.length === 0 ? '<p>Both pools are given directly (maxTotalTokens): nothing to vary.</p>' : htmlTable(sensitivityHeader, sensitivityRows(s.lint))}`,
     `<h3>Abstract scenarios</h3>\n<p>The scenarios checked above stand for these real numbers:</p>\n${htmlTable(mappingHeader, mappingRows(s.mapping))}`,
   ]

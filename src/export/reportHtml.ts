@@ -7,12 +7,14 @@
 import type { TraceChange, TraceStep } from '../checker/outcome.ts';
 import { count } from '../numbers.ts';
 import { changeText } from './changeText.ts';
+import { chartFigureCss, chartFigureHtml } from './chartFigure.ts';
 import { deploymentHtml } from './deploymentSection.ts';
 import { escapeHtml as h } from './escape.ts';
 import { reportCss } from './reportCss.ts';
 import {
   barriersOf,
   coverageFor,
+  coverageIntro,
   defenceNote,
   expectedText,
   findingHeadline,
@@ -23,6 +25,9 @@ import {
   livenessLassos,
   livenessStatesText,
   loopText,
+  offCount,
+  offGroups,
+  offHeading,
   orderRelations,
   propertyText,
   type ReportInput,
@@ -40,10 +45,20 @@ function td(c: Cell): string {
   return `<td${c.cls ? ` class="${c.cls}"` : ''}>${c.html}</td>`;
 }
 
+/**
+ * A table in its scroll container: on a narrow screen a wide table keeps its columns and
+ * scrolls sideways inside the container, never the page (print lets it wrap instead).
+ */
+function scrollTable(tableHtml: string): string {
+  return `<div class="table-scroll">${tableHtml}</div>`;
+}
+
 function table(header: readonly string[], rows: readonly (readonly Cell[])[], cls = ''): string {
   const head = header.map((x) => `<th>${h(x)}</th>`).join('');
   const body = rows.map((r) => `<tr>${r.map(td).join('')}</tr>`).join('\n');
-  return `<table${cls ? ` class="${cls}"` : ''}><thead><tr>${head}</tr></thead><tbody>\n${body}\n</tbody></table>`;
+  return scrollTable(
+    `<table${cls ? ` class="${cls}"` : ''}><thead><tr>${head}</tr></thead><tbody>\n${body}\n</tbody></table>`,
+  );
 }
 
 function badge(status: string, text = status): Cell {
@@ -99,12 +114,7 @@ function scenarios(input: ReportInput): string {
 }
 
 function diagrams(input: ReportInput): string {
-  return input.diagrams
-    .map(
-      (d) =>
-        `<figure class="diagram"><figcaption><strong>${h(d.title)}</strong> — ${h(d.caption)}</figcaption>\n${inlineSvg(d.svg)}\n</figure>`,
-    )
-    .join('\n');
+  return input.diagrams.map((d, i) => chartFigureHtml(d, `chart-${i}`)).join('\n');
 }
 
 function propertyTable(input: ReportInput): string {
@@ -152,7 +162,9 @@ function barrierMatrix(input: ReportInput): string {
       return `<tr><td><code>${h(name)}</code></td>${cells}<td class="small">${note}</td></tr>`;
     })
     .join('\n');
-  return `<table class="matrix"><thead>${header}</thead><tbody>\n${rows}\n</tbody></table>`;
+  return scrollTable(
+    `<table class="matrix"><thead>${header}</thead><tbody>\n${rows}\n</tbody></table>`,
+  );
 }
 
 /** A change's sentence, escaped; a foreign read (the leak) stands out. */
@@ -232,20 +244,30 @@ function liveness(input: ReportInput): string {
 }
 
 function coverage(input: ReportInput): string {
-  return input.variants
-    .map((v) => {
-      const rows = coverageFor(input, v.name).map((c) => [
-        c.region,
-        { html: `${c.states.visited} / ${c.states.total}`, cls: 'num' },
-        { html: `${c.transitions.taken} / ${c.transitions.total}`, cls: 'num' },
-        {
-          html: [...c.states.missed, ...c.transitions.missed].map(h).join('<br>') || '—',
-          cls: 'small',
-        },
-      ]);
-      return `<h3>under ${h(v.name)}</h3>\n${table(['region', 'states visited', 'transitions taken', 'never visited'], rows)}`;
-    })
-    .join('\n');
+  const perVariant = input.variants.map((v) => {
+    const rows = coverageFor(input, v.name).map((c) => [
+      c.region,
+      { html: `${c.states.visited} / ${c.states.total}`, cls: 'num' },
+      { html: `${c.transitions.taken} / ${c.transitions.total}`, cls: 'num' },
+      {
+        html: [...c.states.missed, ...c.transitions.missed].map(h).join('<br>') || '—',
+        cls: 'small',
+      },
+      { html: h(offCount(c)), cls: 'small' },
+    ]);
+    const header = ['region', 'states visited', 'transitions taken', 'never visited (findings)'];
+    const off = offGroups(input, v.name)
+      .map(
+        (g) =>
+          `<li>${h(g.mechanism)}: <span class="small">${g.items.map(h).join('; ')}</span></li>`,
+      )
+      .join('\n');
+    const offList = off
+      ? `\n<p><strong>${h(offHeading)}:</strong></p>\n<ul class="off">\n${off}\n</ul>`
+      : '';
+    return `<h3>under ${h(v.name)}</h3>\n${table([...header, 'mechanism off'], rows)}${offList}`;
+  });
+  return `<p>${h(coverageIntro)}</p>\n${perVariant.join('\n')}`;
 }
 
 function witnesses(input: ReportInput): string {
@@ -320,7 +342,7 @@ export function reportHtml(input: ReportInput): string {
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <title>kvcheck design review</title>
-<style>${reportCss}</style>
+<style>${reportCss}${chartFigureCss}</style>
 </head>
 <body>
 <header>

@@ -11,6 +11,7 @@ import { escapeHtml, escapeMarkdownCell, escapeMarkdownText } from './escape.ts'
 import {
   barriersOf,
   coverageFor,
+  coverageIntro,
   defenceNote,
   expectedText,
   findingHeadline,
@@ -20,6 +21,9 @@ import {
   livenessLassos,
   livenessStatesText,
   loopText,
+  offCount,
+  offGroups,
+  offHeading,
   orderRelations,
   propertyText,
   type ReportInput,
@@ -221,12 +225,23 @@ function coverage(input: ReportInput): string {
         `${c.states.visited} / ${c.states.total}`,
         `${c.transitions.taken} / ${c.transitions.total}`,
         cell([...c.states.missed, ...c.transitions.missed].join('; ') || '—'),
+        offCount(c),
       ]);
       const table = tableOf(
-        ['region', 'states visited', 'transitions taken', 'never visited'],
+        [
+          'region',
+          'states visited',
+          'transitions taken',
+          'never visited (findings)',
+          'mechanism off',
+        ],
         rows,
       );
-      return `### under ${escapeHtml(v.name)}\n\n${table}`;
+      const off = offGroups(input, v.name).map(
+        (g) => `- ${escapeMarkdownText(g.mechanism)}: ${escapeMarkdownText(g.items.join('; '))}`,
+      );
+      const offList = off.length > 0 ? `\n\n${offHeading}:\n\n${off.join('\n')}` : '';
+      return `### under ${escapeHtml(v.name)}\n\n${table}${offList}`;
     })
     .join('\n\n');
 }
@@ -259,7 +274,7 @@ export function reportMarkdown(input: ReportInput): string {
     `## Counterexamples\n\n${counterexamples(input)}`,
     `## Liveness\n\n${liveness(input)}`,
     `## Statecharts\n\n${diagrams(input)}`,
-    `## Coverage\n\nStates and transitions of one request's lifecycle that the runs visited; a transition never taken is a finding.\n\n${coverage(input)}`,
+    `## Coverage\n\n${escapeMarkdownText(coverageIntro)}\n\n${coverage(input)}`,
     `## Witnesses\n\n${witnesses(input)}`,
     `---\n\nkvcheck ${escapeHtml(input.version)} · \`${escapeHtml(input.command)}\` · ${settingsText(input.settings)}`,
   ].join('\n\n')}\n`;

@@ -21,8 +21,7 @@ import type {
   Verdict,
 } from '../checker/outcome.ts';
 import { count, plural } from '../numbers.ts';
-import type { ChartGraph } from './chartGraph.ts';
-import { type RegionCoverage, regionCoverage } from './coverage.ts';
+import { offByMechanism, type RegionCoverage } from './coverage.ts';
 import type { DeploymentSection } from './deploymentSection.ts';
 import type { Finding, StructuralFinding } from './findings.ts';
 
@@ -159,8 +158,8 @@ export interface ReportInput {
   readonly counterexamples: readonly Counterexample[];
   /** The leads-to properties' verdicts per scenario × variant (`kvcheck liveness`, bounded). */
   readonly liveness: LivenessSection;
-  /** The `request` chart under each variant, for coverage. */
-  readonly charts: ReadonlyMap<string, ChartGraph>;
+  /** Statechart coverage of the `request` chart per variant, over its runs (`coverage.ts`). */
+  readonly coverage: ReadonlyMap<string, readonly RegionCoverage[]>;
   /** A deployment the scenarios were derived from (`kvcheck report --deployment`), if any. */
   readonly deployment?: DeploymentSection;
   /** One per violated property, from its shortest counterexample (`findings.ts`). */
@@ -289,12 +288,35 @@ export function defenceNote(
   return `stopped by ${holding.map((v) => v.name).join(', ')}${thin}`;
 }
 
-/** Coverage of each region under `variant`, over every scenario's run. */
-export function coverageFor(input: ReportInput, variant: string): RegionCoverage[] {
-  const chart = input.charts.get(variant);
-  if (!chart) return [];
-  const moves = input.results.filter((r) => r.variant === variant).flatMap((r) => r.coverage);
-  return regionCoverage(chart, moves);
+/** Coverage of each region under `variant`, over every scenario's run (none: empty). */
+export function coverageFor(input: ReportInput, variant: string): readonly RegionCoverage[] {
+  return input.coverage.get(variant) ?? [];
+}
+
+/** What the coverage section counts, and what of it is a finding. */
+export const coverageIntro =
+  'States and transitions of one request’s lifecycle that the runs visited. Only what some scenario’s mechanisms allow is counted: a state or transition of a mechanism every scenario switched off (a fault option, a transfer mode no scenario uses, the variant’s switches) is listed as not exercised, naming the mechanism, and is no finding. A transition that was possible and never taken is a finding: a dead branch, or a scenario too small to reach it.';
+
+/** The heading of the list of what a mechanism switched off kept from being exercised. */
+export const offHeading = 'Not exercised: mechanism off in these scenarios';
+
+/** How much of a region a mechanism switched off kept out: `2 states, 9 transitions`, or `—`. */
+export function offCount(c: RegionCoverage): string {
+  const parts = [
+    c.states.off.length > 0 ? plural(c.states.off.length, 'state') : '',
+    c.transitions.off.length > 0 ? plural(c.transitions.off.length, 'transition') : '',
+  ].filter((p) => p !== '');
+  return parts.join(', ') || '—';
+}
+
+/** What mechanisms switched off kept from being exercised under `variant`, by mechanism. */
+export function offGroups(
+  input: ReportInput,
+  variant: string,
+): { mechanism: string; items: string[] }[] {
+  return offByMechanism(
+    coverageFor(input, variant).flatMap((c) => [...c.states.off, ...c.transitions.off]),
+  );
 }
 
 /** The registry's sentence and guard text for a property. */

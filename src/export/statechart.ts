@@ -11,6 +11,7 @@ import { type Variant, variants } from '../../machines/variants.ts';
 import {
   type Chart,
   type ChartNode,
+  type ChartOptions,
   type ChartTransition,
   chartOf,
   descendants,
@@ -48,14 +49,14 @@ interface Source {
   readonly stateName: (node: ChartNode) => string;
 }
 
-function sourceOf(name: ChartName, variant: Variant): Source {
+function sourceOf(name: ChartName, variant: Variant, options: ChartOptions): Source {
   if (name === 'page') {
     const root = rootNode(pageMachine);
     const byId = new Map([root, ...descendants(root)].map((n) => [n.id, n]));
     const chart: Chart = { variant, regions: [], byId, states: new Map() };
     return { root, chart, stateName: (n) => n.path.join('.') };
   }
-  const chart = chartOf(variant);
+  const chart = chartOf(variant, options);
   const root =
     name === 'request' ? chart.regions[0]?.parent : chart.regions[requestRegions.indexOf(name)];
   if (!root) throw new Error(`statechart: the composed machine has no ${name} chart`);
@@ -152,11 +153,19 @@ class ChartReader {
  * source's own list is read: a transition of a compound state that its descendants always
  * pre-empt stays enabled (these machines have none). Then states no run can enter, and edges
  * leaving them, are marked `unreachable`.
+ *
+ * `options` reads the serving charts in a transfer mode (push unless given) and, with a variant,
+ * takes the fault guards in `options.faultsOff` as false: the chart as scenarios that switch those
+ * mechanisms off can run it.
  */
-export function chartGraph(machine: ChartName, variant?: Variant): ChartGraph {
+export function chartGraph(
+  machine: ChartName,
+  variant?: Variant,
+  options: ChartOptions = {},
+): ChartGraph {
   const structural = variant ?? variants[0];
   if (!structural) throw new Error('statechart: no built-in variant to read the machines with');
-  const source = sourceOf(machine, structural);
+  const source = sourceOf(machine, structural, options);
   const reader = new ChartReader(machine, source, variant !== undefined);
   reader.read(source.root);
   const chart = { name: machine, root: machine, nodes: reader.nodes, edges: reader.edges };

@@ -9,7 +9,14 @@
 import type { Variant } from '../../machines/variants.ts';
 import { didYouMean } from '../didYouMean.ts';
 import { type PathStep, type ProductGraph, productGraph } from './productGraph.ts';
-import { type Chart, type ChartNode, isActive, statePath } from './statechart.ts';
+import {
+  type Chart,
+  type ChartNode,
+  type Config,
+  isActive,
+  localPath,
+  statePath,
+} from './statechart.ts';
 
 export type { PathMove, PathStep } from './productGraph.ts';
 
@@ -19,6 +26,11 @@ export interface LifecyclePath {
   readonly from: string;
   /** The to-state (`region.path`) its last configuration is in. */
   readonly to: string;
+  /**
+   * The configuration the path starts from, before its first step: each region's state
+   * (`region` → its path inside the region), in `requestRegions` order.
+   */
+  readonly start: Readonly<Record<string, string>>;
   readonly steps: readonly PathStep[];
 }
 
@@ -103,6 +115,11 @@ function entries(graph: ProductGraph, from: ChartNode): PartialPath[] {
   return out;
 }
 
+/** A configuration as `region` → the region's state path (`placeholder.bootstrapping`). */
+function regionStates(config: Config): Record<string, string> {
+  return Object.fromEntries(config.map((leaf) => [leaf.path[1] ?? '', localPath(leaf)]));
+}
+
 /** Orders paths by length, then by their events, then by everything else. */
 function byLengthThenEvents(a: LifecyclePath, b: LifecyclePath): number {
   const keys = (p: LifecyclePath) => [
@@ -146,8 +163,12 @@ function simplePaths(graph: ProductGraph, from: ChartNode[], to: ChartNode[], ma
     const next: PartialPath[] = [];
     for (const p of frontier) {
       const goal = reached(p.visited.at(-1) ?? '');
-      if (goal) done.push({ from: statePath(p.from), to: statePath(goal), steps: p.steps });
-      else next.push(...extend(graph, p, live));
+      if (!goal) {
+        next.push(...extend(graph, p, live));
+        continue;
+      }
+      const start = regionStates(graph.configs.get(p.visited[0] ?? '') ?? []);
+      done.push({ from: statePath(p.from), to: statePath(goal), start, steps: p.steps });
     }
     for (const path of done.sort(byLengthThenEvents)) {
       const key = JSON.stringify(path.steps);

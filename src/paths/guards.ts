@@ -2,7 +2,8 @@
  * Guards read three-valued on a product configuration, with every data guard left open.
  * Switch guards come from the variant, `stateIn` from the configuration, `isFor` is true (the
  * event is for this request), the guards of shared bootstrap rooms are false (the request has a
- * room of its own), any other named guard is unknown. Which transition fires is decided
+ * room of its own), fault guards are true unless the chart reads them as switched off
+ * (`Chart.faultsOff`), any other named guard is unknown. Which transition fires is decided
  * by case-splitting on the unknown data guards, so one data guard tested twice in a candidate
  * list (`and(prefillSchedulerRejects, admissionRetire)`, then `prefillSchedulerRejects`) keeps
  * one value: plain Kleene logic would let the placeholder branch fire under `fixed`.
@@ -29,7 +30,8 @@ export type Truth = boolean | undefined;
 /** Values assumed for data guards, keyed by guard name and params. */
 export type Facts = ReadonlyMap<string, boolean>;
 
-function switchValue(name: (typeof switchGuards)[number], v: Variant): boolean {
+/** The value `variant` gives switch guard `name` (`admissionRetire` as it is effective). */
+export function switchValue(name: (typeof switchGuards)[number], v: Variant): boolean {
   switch (name) {
     case 'admissionRetire':
       return admissionRetireEffective(v.switches);
@@ -45,23 +47,29 @@ function switchValue(name: (typeof switchGuards)[number], v: Variant): boolean {
 /** Data guards that read what other incarnations of a shared bootstrap room did. */
 const sharedRoomGuards: readonly string[] = ['roomSucceeded', 'roomFailed', 'roomHeld'];
 
-function named(type: string, params: unknown, variant: Variant): Guard {
+function named(type: string, params: unknown, chart: Chart): Guard {
+  const { variant } = chart;
   if (type === 'isFor' || type === 'isForRoom') return { op: 'const', value: true };
   // The structure is read for one request with a bootstrap room of its own: what another
   // incarnation of a shared room does is the model checker's to explore (catalogue B9).
   if (sharedRoomGuards.includes(type)) return { op: 'const', value: false };
   const sw = switchGuards.find((g) => g === type);
   if (sw) return { op: 'const', value: switchValue(sw, variant) };
-  // A fault is possible in any deployment: the structure is read with every fault enabled.
-  if (faultGuards.some((g) => g === type)) return { op: 'const', value: true };
+  // A fault is possible in any deployment: the structure is read with every fault enabled,
+  // unless the chart was read for scenarios that switch the mechanism off.
+  const fault = faultGuards.find((g) => g === type);
+  if (fault) return { op: 'const', value: chart.faultsOff?.has(fault) !== true };
   return { op: 'atom', key: `${type}${JSON.stringify(params ?? null)}` };
 }
 
 function compileTerm(t: GuardTerm, chart: Chart): Guard {
-  if (t.kind === 'named') return named(t.type, t.params, chart.variant);
+  if (t.kind === 'named') return named(t.type, t.params, chart);
   if (t.kind === 'opaque') throw new Error(`paths: unsupported guard ${t.name}`);
   if (t.kind !== 'in') return { op: t.kind, args: t.args.map((a) => compileTerm(a, chart)) };
   const node = chart.byId.get(t.stateId);
+  // Pull mode's transfer region lacks push-only states (`bootstrapping`) that the shared prefill
+  // and decode regions test: such a state is never active, as XState's `stateIn` reads it.
+  if (!node && chart.transfer === 'pull') return { op: 'const', value: false };
   if (!node) throw new Error(`paths: unsupported guard stateIn(#${t.stateId})`);
   return { op: 'in', node };
 }

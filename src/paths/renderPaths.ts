@@ -29,9 +29,15 @@ function renderStep(s: PathStep, index: number): string {
   return `  ${index + 1}. ${s.event}  ${s.moves.map(renderMove).join('; ')}`;
 }
 
+/** `starts in router awaiting, prefill received, …`: the configuration before the first step. */
+function renderStart(p: LifecyclePath): string {
+  const regions = Object.entries(p.start).map(([region, state]) => `${region} ${state}`);
+  return `  starts in ${regions.join(', ')}`;
+}
+
 function renderPath(p: LifecyclePath): string {
   const head = `${p.from} → ${p.to}, shortest path (${p.steps.length} steps):`;
-  return [head, ...p.steps.map(renderStep)].join('\n');
+  return [head, renderStart(p), ...p.steps.map(renderStep)].join('\n');
 }
 
 function headline(r: PathsReport): string {

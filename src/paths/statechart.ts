@@ -5,8 +5,9 @@
  */
 import type { AnyStateMachine } from 'xstate';
 import { requestRegions } from '../../machines/regionIds.ts';
-import type { Scenario } from '../../machines/scenario.ts';
+import type { Scenario, TransferMode } from '../../machines/scenario.ts';
 import { createServingMachine } from '../../machines/servingMachine.ts';
+import type { FaultGuard } from '../../machines/servingSetup.ts';
 import type { Variant } from '../../machines/variants.ts';
 import { readStatechart, type StatechartNode, type StatechartTransition } from '../engine/index.ts';
 
@@ -25,6 +26,21 @@ export interface Chart {
   readonly byId: ReadonlyMap<string, ChartNode>;
   /** Every state node inside a region by `region.path`, in document order. */
   readonly states: ReadonlyMap<string, ChartNode>;
+  /**
+   * Fault guards read as false: the mechanisms a group of scenarios switches off. Absent or
+   * empty: every fault guard reads as true, a fault being possible in some deployment.
+   */
+  readonly faultsOff?: ReadonlySet<FaultGuard>;
+  /** The transfer mode the chart was read in (absent: push, the default). */
+  readonly transfer?: TransferMode;
+}
+
+/** How a chart is read beyond its variant: the transfer mode, and fault mechanisms off. */
+export interface ChartOptions {
+  /** The transfer mode whose regions are read (absent: `push`). */
+  readonly transfer?: TransferMode;
+  /** Fault guards to read as false (absent: none; every fault is possible). */
+  readonly faultsOff?: readonly FaultGuard[];
 }
 
 /** A product configuration: the current leaf of each region, in `requestRegions` order. */
@@ -53,9 +69,13 @@ export function descendants(node: ChartNode): ChartNode[] {
   return Object.values(node.states).flatMap((child) => [child, ...descendants(child)]);
 }
 
-/** The statechart of one request of the composed machine built for `variant`. */
-export function chartOf(variant: Variant): Chart {
-  const root = readStatechart(createServingMachine(probe, variant));
+/**
+ * The statechart of one request of the composed machine built for `variant`, in `options`'
+ * transfer mode (push unless given), its guards read with `options.faultsOff` false.
+ */
+export function chartOf(variant: Variant, options: ChartOptions = {}): Chart {
+  const scenario: Scenario = options.transfer ? { ...probe, transfer: options.transfer } : probe;
+  const root = readStatechart(createServingMachine(scenario, variant));
   const regions = requestRegions.map((r) => {
     const node = root.states[rid]?.states[r];
     if (!node) throw new Error(`paths: the composed machine has no region ${rid}.${r}`);
@@ -63,7 +83,15 @@ export function chartOf(variant: Variant): Chart {
   });
   const byId = new Map([root, ...descendants(root)].map((n) => [n.id, n]));
   const states = new Map(regions.flatMap(descendants).map((n) => [statePath(n), n]));
-  return { variant, regions, byId, states };
+  const faultsOff = new Set(options.faultsOff ?? []);
+  return {
+    variant,
+    regions,
+    byId,
+    states,
+    ...(faultsOff.size > 0 ? { faultsOff } : {}),
+    ...(options.transfer ? { transfer: options.transfer } : {}),
+  };
 }
 
 /** The root state node of any XState machine (`pageMachine`), as a plain `ChartNode`. */

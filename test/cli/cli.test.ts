@@ -802,6 +802,39 @@ describe('bad input: exit 2, one error line, nothing on stdout', () => {
     );
   });
 
+  it('takes --out as a folder in every command that has it', async () => {
+    const commands = ['all', 'report', 'diagram', 'state-space', 'check', 'liveness'];
+    const outs = await Promise.all(commands.map(async (c) => (await run(c, '--help')).out));
+    const flags = outs.flatMap((o) => [...o.matchAll(/--out(?:-[a-z]+)? <(\w+)>/g)]);
+    expect(flags.filter((m) => m[0].startsWith('--out <')).length).toBe(4);
+    // --out and --out-itf name folders; --out-trace alone names a file (one JSON document).
+    for (const m of flags)
+      expect([m[0], m[1]]).toEqual([m[0], m[0].startsWith('--out-trace') ? 'file' : 'dir']);
+  });
+
+  it('state-space --out DIR writes the drawing into DIR and prints its path', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'kvcheck-space-'));
+    try {
+      const out = join(dir, 'graphs');
+      const r = await run(
+        'state-space',
+        '--scenario',
+        'happy',
+        '--variant',
+        'fixed',
+        '--project',
+        'a1',
+        '--out',
+        out,
+      );
+      const file = join(out, 'happy.fixed.a1.state-space.dot');
+      expect([r.code, r.out]).toEqual([0, `${file}\n`]);
+      expect(readFileSync(file, 'utf8')).toMatch(/^digraph /);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
   it('shows each default once in the help', async () => {
     for (const command of ['check', 'diagram', 'replay', 'state-space']) {
       const { out } = await run(command, '--help');

@@ -1,7 +1,7 @@
 /**
  * Every command follows `check`'s exit codes: 0 all hold, 1 a violation, 2 bad input, 3
  * incomplete. Each command runs in process in each case it can reach, and its code is the one
- * `exitCodeMeanings` documents (the `--help` footer and the README's table state them).
+ * `exitCodeMeanings` documents (the `--help` footer and the table in docs/command-line.md state them).
  * Regressions: `state-space` exited 0 on a drawing full of violating states and could not be
  * bounded; `all --max-states 5` called its unconfirmed rows a violation.
  */
@@ -16,7 +16,7 @@ import {
   exitCodeMeanings,
   exitMeaningsOf,
 } from '../../src/cli/exitCodes.ts';
-import { readme } from '../docs/readmeText.ts';
+import { doc } from '../docs/readmeText.ts';
 import { run, usageError } from './runCli.ts';
 
 let dir = '';
@@ -134,12 +134,12 @@ describe('the exit codes’ documentation', () => {
   });
 
   it.each(commandNames)(
-    'gives %s a row of the README’s table, as the code states it',
+    'gives %s a row of the table in docs/command-line.md, as the code states it',
     (command) => {
       const cells = exitMeaningsOf(command).map((text, code) =>
         code === exitCode.usage ? 'bad input' : (text ?? '—'),
       );
-      expect(readme).toContain(`| \`${command}\` | ${cells.join(' | ')} |`);
+      expect(doc('command-line.md')).toContain(`| \`${command}\` | ${cells.join(' | ')} |`);
     },
   );
 });

@@ -70,8 +70,8 @@ describe('an output file', () => {
     );
   });
 
-  it('state-space --out refuses a file below a file', async () => {
-    const path = join(file, 'graph.dot');
+  it('state-space --out refuses a folder below a file', async () => {
+    const path = join(file, 'graphs');
     expect(
       await refused('state-space', '--scenario', 'happy', '--variant', 'fixed', '--out', path),
     ).toBe(`error: --out: cannot write ${path}: ${file} is a file, not a folder`);

@@ -60,22 +60,37 @@ describe('diffCharts', () => {
 });
 
 describe('toDotDiff', () => {
-  const dot = toDotDiff(request('incident-2026'), request('fixed'));
+  const [a, b] = [request('incident-2026'), request('fixed')];
+  const dot = toDotDiff(a, b);
   const lineWith = (part: string) => dot.split('\n').find((l) => l.includes(part)) ?? '';
+  const at = (source: string, target: string) =>
+    b.edges.findIndex((e) => e.source === source && e.target === target);
 
   it('draws the fixed chart with the edges only incident-2026 has in one colour', () => {
-    const entry = lineWith('"s:prefill.received" -> "a:prefill.placeholder"');
-    expect(entry).toContain(`color="${diffColours.onlyInA}"`);
-    expect(entry).toContain('\\nonly in incident-2026"');
+    const i = at('prefill.received', 'prefill.placeholder');
+    expect(lineWith(`"s:prefill.received" -> "l:${i}"`)).toContain(
+      `color="${diffColours.onlyInA}"`,
+    );
+    expect(lineWith(`"l:${i}" [`)).toContain('\\nonly in incident-2026"');
   });
 
-  it('and the edges only fixed has in another, with a legend', () => {
-    const retire = lineWith('"s:prefill.received" -> "s:prefill.done.retired"');
-    expect(retire).toContain(`color="${diffColours.onlyInB}"`);
+  it('and the edges only fixed has in another, with a legend drawn as the edges are', () => {
+    const i = at('prefill.received', 'prefill.done.retired');
+    expect(lineWith(`"l:${i}" -> "s:prefill.done.retired"`)).toContain(
+      `color="${diffColours.onlyInB}"`,
+    );
     expect(dot).toContain('subgraph "cluster:legend"');
     // 21: the placeholder path's edges, including both sides' TIMEOUT out of a placeholder
-    // bootstrap, which fixed never reaches (it retires rejected prompts at admission).
-    expect(dot).toContain('label="only in incident-2026 (21)"');
+    // bootstrap, which fixed never reaches (it retires rejected prompts at admission); 3 of
+    // them fixed disables (dashed), 18 leave a state it never enters (dotted).
+    expect(dot).toContain('label="only in incident-2026; disabled in fixed (3)"');
+    expect(dot).toContain('label="only in incident-2026; unreachable in fixed (18)"');
+    expect(lineWith('"k:5:a" -> "k:5:b"')).toContain(
+      `style=dashed, penwidth=2, color="${diffColours.onlyInA}"`,
+    );
+    expect(lineWith('"k:6:a" -> "k:6:b"')).toContain(
+      `style=dotted, penwidth=2, color="${diffColours.onlyInA}"`,
+    );
     expect(dot).toContain('label="only in fixed (3)"');
     expect(dot).toContain('label="request: fixed, compared with incident-2026"');
   });

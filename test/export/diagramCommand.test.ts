@@ -52,6 +52,55 @@ describe('runDiagram to stdout', () => {
   });
 });
 
+describe('runDiagram and the bug catalogue’s fault-only edges', () => {
+  const faultEdge = 'REQUEST_ABORTED\\n[lateResultNotRetired]';
+
+  it('leaves them out of a built-in variant’s chart and of the unjudged chart', async () => {
+    for (const variant of [...variantNames.map((v) => [v]), []]) {
+      const r = await run({ machine: ['prefill'], variant, format: 'dot' });
+      expect(r.out, variant.join()).not.toContain('lateResultNotRetired');
+      expect(r.out, variant.join()).not.toContain('errorReleasesKvImmediately');
+      expect(r.out, variant.join()).not.toContain('successOverwritesPendingAbort');
+      expect(r.out, variant.join()).toContain('PREFILL_FORWARD');
+    }
+  });
+
+  it('draws them, disabled, with --fault-edges, in Mermaid too', async () => {
+    const dot = await run({
+      machine: ['prefill'],
+      variant: ['fixed'],
+      format: 'dot',
+      faultEdges: true,
+    });
+    expect(dot.out).toContain(`label="${faultEdge}`);
+    expect(dot.out).toContain('errorReleasesKvImmediately');
+    const mermaid = await run({ machine: ['prefill'], variant: ['fixed'] });
+    expect(mermaid.out).not.toContain('lateResultNotRetired');
+    const all = await run({ machine: ['prefill'], variant: ['fixed'], faultEdges: true });
+    expect(all.out).toContain('lateResultNotRetired');
+  });
+
+  it('keeps a catalogue variant’s own fault edge, enabled, and hides the other faults’', async () => {
+    const r = await run({ machine: ['prefill'], variant: ['b7-late-result-leak'], format: 'dot' });
+    const labels = r.out.split('\n').filter((l) => l.includes(faultEdge));
+    expect(labels).toHaveLength(2);
+    for (const l of labels) expect(l).not.toContain('disabled');
+    expect(r.out).not.toContain('errorReleasesKvImmediately');
+  });
+
+  it('shows a fault edge in a diff when one side enables it', async () => {
+    const r = await run({
+      diff: ['fixed', 'b7-late-result-leak'],
+      machine: ['prefill'],
+      format: 'dot',
+    });
+    expect(r.out).toContain(
+      `${faultEdge}\\n/ replyError, raise SENDER_ABORTED\\nonly in b7-late-result-leak"`,
+    );
+    expect(r.out).not.toContain('errorReleasesKvImmediately');
+  });
+});
+
 describe('runDiagram --out', () => {
   it('creates the folder, writes one file per machine × variant and prints the paths', async () => {
     const out = join(dir, 'nested', 'diagrams');

@@ -10,6 +10,7 @@ import { check } from '../../src/checker/check.ts';
 import { servingLivenessRun } from '../../src/checker/serving/servingLiveness.ts';
 import { livenessRuns } from '../../src/cli/reportCommand.ts';
 import { livenessSection, reportInputFrom } from '../../src/export/buildReport.ts';
+import { escapeMarkdownText } from '../../src/export/escape.ts';
 import { reportHtml } from '../../src/export/reportHtml.ts';
 import { reportMarkdown } from '../../src/export/reportMarkdown.ts';
 import type { ReportInput } from '../../src/export/reportModel.ts';
@@ -124,6 +125,27 @@ describe('report.md', () => {
     expect(md).toContain('prefill: received → done.clientError on PREFILL_INTAKE');
   });
 
+  it('lists what a mechanism switched off kept out apart from the findings', () => {
+    const section = between(md, '\n## Coverage\n', '\n## Witnesses\n');
+    const router = section.split('\n').filter((l) => l.startsWith('| router |'));
+    expect(router).toHaveLength(input.variants.length);
+    for (const row of router) {
+      expect(row).not.toContain('CLIENT_ABORT');
+      expect(row).toMatch(/\| \d+ transitions? \|$/);
+    }
+    expect(section).toContain('Not exercised: mechanism off in these scenarios:');
+    // Each mechanism's line, escaped as every free text of report.md is.
+    const line = (text: string) => `\n- ${escapeMarkdownText(text)}`;
+    expect(section).toContain(
+      line(
+        'client aborts (clientAborts off in every scenario): router: awaiting → replied on CLIENT_ABORT; ',
+      ),
+    );
+    expect(section).toContain(
+      line('switch admissionRetire on in fixed: prefill: received → placeholder on PREFILL_INTAKE'),
+    );
+  });
+
   it('ends with the version, the command and the exploration settings', () => {
     expect(md.trimEnd().split('\n').at(-1)).toBe(
       'kvcheck 0.1.0 · `kvcheck report --scenario incident --variant incident-2026 --variant fixed` · engine fast (64-bit fingerprints), no state bound, no time limit',
@@ -150,10 +172,52 @@ describe('report.html', () => {
     expect(svgs.length).toBe(input.diagrams.length + input.counterexamples.length);
   });
 
+  it('shows coverage findings and what mechanisms switched off kept out, apart', () => {
+    const section = between(html, '<h2>Coverage</h2>', '<h2>Witnesses</h2>');
+    const router = section.split('\n').filter((l) => l.startsWith('<tr><td>router</td>'));
+    expect(router).toHaveLength(input.variants.length);
+    for (const row of router) expect(row).not.toContain('CLIENT_ABORT');
+    expect(section).toContain(
+      '<li>client aborts (clientAborts off in every scenario): <span class="small">router: awaiting → replied on CLIENT_ABORT; ',
+    );
+    expect(section).toContain('prefill: received → done.clientError on PREFILL_INTAKE');
+  });
+
   it('has the sections in the promised order', () => {
     const at = sections.map((s) => html.indexOf(`<h2>${s}</h2>`));
     expect(at.every((i) => i > 0)).toBe(true);
     expect([...at].sort((a, b) => a - b)).toEqual(at);
+  });
+});
+
+describe('the statecharts in the report', () => {
+  it('draw each region on its own, then only the regions the other variant changes, then a page', () => {
+    expect(input.diagrams.map((d) => d.title)).toEqual([
+      'router as incident-2026 wires it',
+      'prefill as incident-2026 wires it',
+      'transfer as incident-2026 wires it',
+      'decode as incident-2026 wires it',
+      'prefill: fixed against incident-2026',
+      'decode: fixed against incident-2026',
+      'One KV page',
+    ]);
+    expect(input.diagrams[4]?.caption).toContain('Unchanged, so not drawn: router, transfer.');
+  });
+
+  it('leave out the bug catalogue’s fault-only edges', () => {
+    for (const d of input.diagrams) expect(d.svg).not.toContain('lateResultNotRetired');
+  });
+
+  it('open full window on a click, script-free: each figure is the target of its own link', () => {
+    input.diagrams.forEach((_, i) => {
+      expect(html).toContain(`<figure class="diagram chart" id="chart-${i}">`);
+      expect(html).toContain(
+        `<a class="chart-open" href="#chart-${i}" title="Open full window"><svg`,
+      );
+      expect(html).toContain(`<a class="chart-close" href="#chart-${i}-at">`);
+    });
+    expect(html).toMatch(/figure\.diagram\.chart:target \{ position: fixed;/);
+    expect(html).toContain('figure.diagram.chart:target svg { max-width: none; }');
   });
 });
 
@@ -284,4 +348,13 @@ function liveSection(report: string): string {
   expect(start).toBeGreaterThan(0);
   expect(end).toBeGreaterThan(start);
   return report.slice(start, end);
+}
+
+/** The text of `report` from `start` to `end`, both present, in that order. */
+function between(report: string, start: string, end: string): string {
+  const from = report.indexOf(start);
+  const to = report.indexOf(end);
+  expect(from).toBeGreaterThan(0);
+  expect(to).toBeGreaterThan(from);
+  return report.slice(from, to);
 }

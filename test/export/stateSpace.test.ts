@@ -102,12 +102,13 @@ describe('runStateSpace', () => {
     expect(graph.out.join('')).toBe(fast.out.join(''));
   });
 
-  it('writes the DOT to --out', async () => {
-    const file = join(mkdtempSync(join(tmpdir(), 'kvcheck-')), 'b1.dot');
+  it('writes the DOT into the folder --out, and prints its path', async () => {
+    const dir = join(mkdtempSync(join(tmpdir(), 'kvcheck-')), 'graphs');
+    const file = join(dir, 'incident.incident-2026.b1.state-space.dot');
     const { out, io } = capture();
-    const args = { ...base, project: 'b1', invariant: ['noCrossTenantRead'], out: file };
+    const args = { ...base, project: 'b1', invariant: ['noCrossTenantRead'], out: dir };
     expect(await runStateSpace(args, io)).toBe(1);
-    expect(out).toEqual([]);
+    expect(out).toEqual([`${file}\n`]);
     // The title names the property the drawing checks, with counts as everywhere else.
     expect(readFileSync(file, 'utf8')).toMatch(
       /^digraph "incident × incident-2026: 2,195 reachable states; violated: noCrossTenantRead"/,
@@ -115,8 +116,9 @@ describe('runStateSpace', () => {
   });
 
   it('renders SVG through Graphviz with --format svg', async () => {
-    const file = join(mkdtempSync(join(tmpdir(), 'kvcheck-')), 'b1.svg');
-    const args = { ...base, project: 'b1', format: 'svg', out: file };
+    const dir = mkdtempSync(join(tmpdir(), 'kvcheck-'));
+    const file = join(dir, 'incident.incident-2026.b1.state-space.svg');
+    const args = { ...base, project: 'b1', format: 'svg', out: dir };
     expect(await runStateSpace(args, capture().io)).toBe(1);
     const svg = readFileSync(file, 'utf8');
     expect(svg).toContain('<svg');

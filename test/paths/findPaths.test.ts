@@ -134,6 +134,23 @@ describe('findPaths', () => {
     }
   });
 
+  it('gives each path the configuration it starts from, where the first step’s moves begin', () => {
+    const report = findPaths(variantNamed('incident-2026'));
+    for (const p of report.paths) {
+      expect(Object.keys(p.start)).toEqual(['router', 'prefill', 'transfer', 'decode']);
+      for (const m of p.steps[0]?.moves ?? []) expect(p.start[m.region]).toBe(m.from);
+      const [region, ...rest] = p.from.split('.');
+      expect(p.start[region ?? '']?.startsWith(rest.join('.'))).toBe(false);
+    }
+    const shortest = between(report, 'prefill.placeholder', 'decode.admitted.running')[0];
+    expect(shortest?.start).toEqual({
+      router: 'awaiting',
+      prefill: 'received',
+      transfer: 'awaitingSender',
+      decode: 'admitted.awaitingKv',
+    });
+  });
+
   it('returns paths shortest first, then by events, without duplicates', () => {
     const { paths } = findPaths(variantNamed('incident-2026'));
     const keys = paths.map((p) => [p.steps.length, events(p).join(' ')] as const);
@@ -183,6 +200,12 @@ describe('renderPaths', () => {
     expect(lines.filter((l) => l.endsWith('shortest path (6 steps):'))).toEqual([
       'prefill.placeholder → decode.admitted.running, shortest path (6 steps):',
     ]);
+    const head = lines.indexOf(
+      'prefill.placeholder → decode.admitted.running, shortest path (6 steps):',
+    );
+    expect(lines[head + 1]).toBe(
+      '  starts in router awaiting, prefill received, transfer awaitingSender, decode admitted.awaitingKv',
+    );
     expect(lines.at(-1)).toBe('… and 5 longer or reordered path(s) (use --json)');
   });
 

@@ -13,8 +13,10 @@ import { variantNamed, variants } from '../../machines/variants.ts';
 import { incident } from '../../scenarios/index.ts';
 import { check } from '../../src/checker/check.ts';
 import type { TraceStep } from '../../src/checker/outcome.ts';
+import { lassoItfFiles } from '../../src/cli/livenessCommand.ts';
 import { replayText, replayTrace } from '../../src/replay/replay.ts';
 import { run, usageError } from '../cli/runCli.ts';
+import { stalledDecodeRun } from '../export/fixtures.ts';
 
 /** The incident under the faulty variant, as `check` selects it. */
 const incidentLeak = ['--scenario', 'incident', '--variant', 'incident-2026'] as const;
@@ -121,11 +123,54 @@ describe('kvcheck replay', () => {
     );
   });
 
+  it('reads an ITF counterexample of check --out-itf, replaying its events as the trace’s', async () => {
+    const out = join(dir, 'itf');
+    const made = await run(
+      'check',
+      ...incidentLeak,
+      '--invariant',
+      'noCrossTenantRead',
+      '--out-itf',
+      out,
+    );
+    expect(made.code).toBe(1);
+    const file = join(out, 'incident.incident-2026.noCrossTenantRead.itf.json');
+    const both = await run('replay', file, '--variant', 'incident-2026', '--variant', 'fixed');
+    expect(both.code).toBe(1);
+    const fromTrace = await run(
+      'replay',
+      leakFixture,
+      '--variant',
+      'incident-2026',
+      '--variant',
+      'fixed',
+    );
+    expect(both.out).toBe(fromTrace.out);
+    expect(both.out).toContain(
+      'blocked at step 13: PREFILL_INTAKE b1 → prefill done.retired under fixed',
+    );
+  });
+
+  it('refuses an ITF lasso and a malformed ITF trace with one line and exit 2', async () => {
+    const [[, lassoText] = ['', '']] = lassoItfFiles(stalledDecodeRun());
+    const lassoFile = join(dir, 'lasso.itf.json');
+    writeFileSync(lassoFile, lassoText);
+    expect(usageError(await run('replay', lassoFile))).toBe(
+      `error: ${lassoFile}: an ITF lasso (liveness) has no last bad state to replay; replay takes counterexamples of check`,
+    );
+    const bad = join(dir, 'bad.itf.json');
+    const itf = JSON.parse(lassoText);
+    writeFileSync(bad, JSON.stringify({ ...itf, loop: undefined, states: [{ event: 'init' }] }));
+    expect(usageError(await run('replay', bad))).toBe(
+      `error: ${bad}: not a kvcheck ITF counterexample at states.0.regions`,
+    );
+  });
+
   it('refuses a file that is not a trace file, and unknown names, with one line and exit 2', async () => {
     const file = join(dir, 'other.json');
     writeFileSync(file, '{"traces": [{"scenario": "incident"}]}\n');
     expect(usageError(await run('replay', file))).toBe(
-      `error: ${file}: not a kvcheck trace file at traces.0.variant; expected the JSON of check --out-trace or check --json`,
+      `error: ${file}: not a kvcheck trace file at traces.0.variant; expected the JSON of check --out-trace or check --json, or an ITF trace of check --out-itf`,
     );
     expect(usageError(await run('replay', file, '--variant', 'nope'))).toMatch(
       /^error: unknown variant "nope"; accepted: incident-2026, /,

@@ -3,7 +3,7 @@
  * stale aux lands in the new owner's slot and, without decode's `bootstrap_room` check, becomes
  * its first token. The check (#17430) refuses the commit instead. The stale write comes from an
  * abort, because `fixed` frees the slot at once; #35049 also holds the slot until the write
- * drains, and #22716's source (a second pipeline stage) is not modelled (README, B5).
+ * drains, and #22716's source (a second pipeline stage) is not modelled (docs/catalogue.md, B5).
  */
 import type { Scenario } from '../../../machines/scenario.ts';
 import type { CatalogueEntry } from '../entry.ts';
