@@ -130,12 +130,11 @@ describe('runDiagram --out', () => {
     expect(existsSync(join(dir, 'request.fixed-vs-retire-only.svg'))).toBe(true);
   });
 
-  it(`draws every chart under every variant as SVG within seconds`, async () => {
-    const started = performance.now();
+  it('draws every chart under every variant as an SVG file', async () => {
     await run({ all: true, variant: [...variantNames], format: 'svg', out: dir });
-    const seconds = (performance.now() - started) / 1000;
-    expect(readdirSync(dir)).toHaveLength(chartNames.length * variantNames.length);
-    expect(seconds).toBeLessThan(30);
+    const files = readdirSync(dir);
+    expect(files).toHaveLength(chartNames.length * variantNames.length);
+    for (const f of files) expect(readFileSync(join(dir, f), 'utf8')).toContain('</svg>');
   });
 });
 
