@@ -62,48 +62,32 @@ function optional<S>(name: string, type: ItfType, value: (s: S) => ItfValue): Fi
 }
 
 type R = RequestState;
-const int = (f: (r: R) => number) => (r: R) => itfInt(f(r));
-const bool = (f: (r: R) => boolean | undefined) => (r: R) => f(r) === true;
+/** The request fields that always hold a number. */
+type IntKey = { [K in keyof R]-?: R[K] extends number ? K : never }[keyof R];
+/** The request fields that hold a flag (absent reads as false). */
+type BoolKey = { [K in keyof R]-?: NonNullable<R[K]> extends boolean ? K : never }[keyof R];
+
+/** A request field holding a number, told as an ITF integer under its own name. */
+function intField(name: IntKey): Field<R> {
+  return field(name, T.int, (r) => itfInt(r[name]));
+}
+
+/** A request flag under its own name, false when absent; `optional` when a mechanism adds it. */
+function boolField(name: BoolKey, isOptional = false): Field<R> {
+  return (isOptional ? optional : field)(name, T.bool, (r) => r[name] === true);
+}
 
 /** A request's fields, in `RequestState`'s order; optional ones belong to a mechanism. */
 const requestFields: readonly Field<R>[] = [
-  field(
-    'prefillLen',
-    T.int,
-    int((r) => r.prefillLen),
-  ),
+  intField('prefillLen'),
   field('prefillPages', T.seq(T.int), (r) => ints(r.prefillPages)),
-  field(
-    'prefilled',
-    T.int,
-    int((r) => r.prefilled),
-  ),
-  field(
-    'kvSentUpTo',
-    T.int,
-    int((r) => r.kvSentUpTo),
-  ),
-  field(
-    'decodeLen',
-    T.int,
-    int((r) => r.decodeLen),
-  ),
+  intField('prefilled'),
+  intField('kvSentUpTo'),
+  intField('decodeLen'),
   field('decodePages', T.seq(T.int), (r) => ints(r.decodePages)),
-  field(
-    'kvArrived',
-    T.int,
-    int((r) => r.kvArrived),
-  ),
-  field(
-    'seqLen',
-    T.int,
-    int((r) => r.seqLen),
-  ),
-  field(
-    'generated',
-    T.int,
-    int((r) => r.generated),
-  ),
+  intField('kvArrived'),
+  intField('seqLen'),
+  intField('generated'),
   field('prefillReply', replyType, (r) => reply(r.prefillReply)),
   field('decodeReply', replyType, (r) => reply(r.decodeReply)),
   field('clientReply', replyType, (r) => reply(r.clientReply)),
@@ -120,38 +104,14 @@ const requestFields: readonly Field<R>[] = [
       client: itfInt(r.replyCount.client),
     }),
   ),
-  field(
-    'rejectedOnPrefill',
-    T.bool,
-    bool((r) => r.rejectedOnPrefill),
-  ),
-  field(
-    'rejectedOnDecode',
-    T.bool,
-    bool((r) => r.rejectedOnDecode),
-  ),
+  boolField('rejectedOnPrefill'),
+  boolField('rejectedOnDecode'),
   field('prefillAbort', T.str, (r) => r.prefillAbort ?? 'none'),
   field('decodeAbort', T.str, (r) => r.decodeAbort ?? 'none'),
-  field(
-    'clientAborted',
-    T.bool,
-    bool((r) => r.clientAborted),
-  ),
-  field(
-    'dispatched',
-    T.bool,
-    bool((r) => r.dispatched),
-  ),
-  field(
-    'kvSent',
-    T.bool,
-    bool((r) => r.kvSent),
-  ),
-  field(
-    'committed',
-    T.bool,
-    bool((r) => r.committed),
-  ),
+  boolField('clientAborted'),
+  boolField('dispatched'),
+  boolField('kvSent'),
+  boolField('committed'),
   field(
     'readAfterFree',
     T.rec([
@@ -164,35 +124,15 @@ const requestFields: readonly Field<R>[] = [
     }),
   ),
   field('reads', T.set(readType), (r) => itfSet(r.reads.map(read))),
-  field(
-    'pollPeak',
-    T.int,
-    int((r) => r.pollPeak),
-  ),
-  field(
-    'pollFailed',
-    T.bool,
-    bool((r) => r.pollFailed),
-  ),
+  intField('pollPeak'),
+  boolField('pollFailed'),
   optional('dstPages', T.seq(T.int), (r) => ints(r.dstPages)),
-  optional(
-    'releaseDeferred',
-    T.bool,
-    bool((r) => r.releaseDeferred),
-  ),
-  optional(
-    'draining',
-    T.bool,
-    bool((r) => r.draining),
-  ),
+  boolField('releaseDeferred', true),
+  boolField('draining', true),
   optional('auxSlot', T.int, (r) => orMinusOne(r.auxSlot)),
   optional('dstAux', T.int, (r) => orMinusOne(r.dstAux)),
   optional('auxIn', T.int, (r) => orMinusOne(r.auxIn)),
-  optional(
-    'firstTokenForeign',
-    T.bool,
-    bool((r) => r.firstTokenForeign),
-  ),
+  boolField('firstTokenForeign', true),
   optional(
     'cachedPrefix',
     T.rec([
