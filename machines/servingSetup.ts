@@ -64,6 +64,24 @@ export const faultGuards = [
 /** One of the guards that read only the scenario's fault settings (`faultGuards`). */
 export type FaultGuard = (typeof faultGuards)[number];
 
+/**
+ * Whether `scenario`'s options make the fault behind `fault` possible at all (a budget may still
+ * run out): the part of the fault guard that reads the scenario. Late writes come with pull
+ * transfer too, whose READ, once posted, lands whatever happens to the request meanwhile.
+ */
+export function faultPossible(scenario: Scenario, fault: FaultGuard): boolean {
+  switch (fault) {
+    case 'transferFaultsEnabled':
+      return scenario.transferFaults;
+    case 'clientAbortsEnabled':
+      return scenario.clientAborts;
+    case 'lateWritesEnabled':
+      return scenario.lateWrites === true || scenario.transfer === 'pull';
+    case 'prefillErrorsEnabled':
+      return scenario.prefillErrors === true;
+  }
+}
+
 /** `setup()` for `scenario` under `variant`: typed guards and actions for the region factories. */
 export function servingSetup(scenario: Scenario, variant: Variant) {
   const sw = variant.switches;
@@ -77,6 +95,11 @@ export function servingSetup(scenario: Scenario, variant: Variant) {
     reserved: scenario.decodeReservedTokens ?? 0,
     outputs: scenario.requests.map((r) => r.outputLen),
   };
+  const possible = (fault: FaultGuard) => faultPossible(scenario, fault);
+  const transferFaults = possible('transferFaultsEnabled');
+  const clientAborts = possible('clientAbortsEnabled');
+  const lateWrites = possible('lateWritesEnabled');
+  const prefillErrors = possible('prefillErrorsEnabled');
   const chunk = (ctx: ServingContext, rid: RequestId) =>
     chunkTokens(scenario, get(ctx, rid, F.prefillLen));
   /** An action whose update is written once against the vector (see `servingUpdates.ts`). */
@@ -155,11 +178,11 @@ export function servingSetup(scenario: Scenario, variant: Variant) {
       errorReleasesKvImmediately: () => sw.errorReleasesKvImmediately,
       lateResultNotRetired: () => sw.lateResultNotRetired,
       transferFaultsEnabled: ({ context }) =>
-        scenario.transferFaults && context.words[context.layout.transferFaultsLeft] !== 0,
+        transferFaults && context.words[context.layout.transferFaultsLeft] !== 0,
       clientAbortsEnabled: ({ context }) =>
-        scenario.clientAborts && context.words[context.layout.clientAbortsLeft] !== 0,
-      lateWritesEnabled: ({ context }) => context.layout.mechanisms.lateWrites,
-      prefillErrorsEnabled: () => scenario.prefillErrors === true,
+        clientAborts && context.words[context.layout.clientAbortsLeft] !== 0,
+      lateWritesEnabled: () => lateWrites,
+      prefillErrorsEnabled: () => prefillErrors,
     },
     actions: {
       admit: act((context, p: RidSide) => up.admit(context, p.rid, p.side, prompt(p.rid))),

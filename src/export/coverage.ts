@@ -10,7 +10,12 @@
  */
 
 import type { Scenario, TransferMode } from '../../machines/scenario.ts';
-import { type FaultGuard, faultGuards, switchGuards } from '../../machines/servingSetup.ts';
+import {
+  type FaultGuard,
+  faultGuards,
+  faultPossible,
+  switchGuards,
+} from '../../machines/servingSetup.ts';
 import type { Variant } from '../../machines/variants.ts';
 import type { LifecycleMove } from '../checker/outcome.ts';
 import { switchValue } from '../paths/guards.ts';
@@ -69,23 +74,9 @@ const faultNames: Readonly<Record<FaultGuard, string>> = {
   prefillErrorsEnabled: 'prefill errors (prefillErrors off',
 };
 
-/** Whether `fault` can happen in `s`: the scenario options its guard reads. */
-function faultOn(s: Scenario, fault: FaultGuard): boolean {
-  switch (fault) {
-    case 'transferFaultsEnabled':
-      return s.transferFaults;
-    case 'clientAbortsEnabled':
-      return s.clientAborts;
-    case 'lateWritesEnabled':
-      return s.lateWrites === true || s.transfer === 'pull';
-    case 'prefillErrorsEnabled':
-      return s.prefillErrors === true;
-  }
-}
-
 /** `s`'s transfer mode and the fault guards it makes false (see `faultGuards`). */
 export function scenarioMechanisms(s: Scenario): ScenarioMechanisms {
-  return { transfer: s.transfer ?? 'push', off: faultGuards.filter((f) => !faultOn(s, f)) };
+  return { transfer: s.transfer ?? 'push', off: faultGuards.filter((f) => !faultPossible(s, f)) };
 }
 
 function under(path: string, node: string): boolean {
