@@ -32,11 +32,14 @@ function withSwitchOn(variant: Variant, fault: BooleanSwitch): Variant {
  * Indices in `chartGraph(machine, variant).edges` of the fault-only edges `variant` does not
  * enable: edges its chart disables that turning on one catalogue fault switch, off in
  * `variant`, would enable. Without a variant, read against `fixed` (every fault off), so every
- * fault-only edge is listed.
+ * fault-only edge is listed. `chart` is that chart when the caller has read it already.
  */
-export function faultOnlyEdges(machine: ChartName, variant?: Variant): ReadonlySet<number> {
+export function faultOnlyEdges(
+  machine: ChartName,
+  variant?: Variant,
+  chart: ChartGraph = chartGraph(machine, variant ?? fixedVariant()),
+): ReadonlySet<number> {
   const base = variant ?? fixedVariant();
-  const chart = chartGraph(machine, base);
   const found = new Set<number>();
   for (const fault of faultSwitchGuards) {
     if (base.switches[fault]) continue;
@@ -64,7 +67,10 @@ export function drawnChart(
   faultEdges = false,
 ): ChartGraph {
   const chart = chartGraph(machine, variant);
-  return faultEdges ? chart : withoutEdges(chart, faultOnlyEdges(machine, variant));
+  if (faultEdges) return chart;
+  // Without a variant the edges are judged against `fixed`, whose chart is another one.
+  const omit = variant ? faultOnlyEdges(machine, variant, chart) : faultOnlyEdges(machine);
+  return withoutEdges(chart, omit);
 }
 
 /**
@@ -80,7 +86,7 @@ export function drawnDiffCharts(
 ): [ChartGraph, ChartGraph] {
   const [ca, cb] = [chartGraph(machine, a), chartGraph(machine, b)];
   if (faultEdges) return [ca, cb];
-  const inB = faultOnlyEdges(machine, b);
-  const omit = new Set([...faultOnlyEdges(machine, a)].filter((i) => inB.has(i)));
+  const inB = faultOnlyEdges(machine, b, cb);
+  const omit = new Set([...faultOnlyEdges(machine, a, ca)].filter((i) => inB.has(i)));
   return [withoutEdges(ca, omit), withoutEdges(cb, omit)];
 }
