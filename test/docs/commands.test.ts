@@ -60,6 +60,20 @@ describe('the console blocks of the README and docs/', () => {
   );
 });
 
+describe('shellWords', () => {
+  it('groups quoted words and refuses a quote that never closes', () => {
+    expect(shellWords(`npx kvcheck list --json "a b" 'c d'`)).toEqual([
+      'npx',
+      'kvcheck',
+      'list',
+      '--json',
+      'a b',
+      'c d',
+    ]);
+    expect(() => shellWords('npx kvcheck check --config "bad.yaml')).toThrow(/unterminated quote/);
+  });
+});
+
 describe('matchesShown', () => {
   it('lets … stand for any lines, and nothing else', () => {
     expect(matchesShown(['a', '…', 'd'], ['a', 'b', 'c', 'd'])).toBe(true);

@@ -54,8 +54,13 @@ export function consoleCommands(file: string, text: string): ShownCommand[] {
 export function shellWords(command: string): string[] {
   const words: string[] = [];
   const re = /"([^"]*)"|'([^']*)'|(\S+)/g;
-  for (const m of command.matchAll(re)) words.push(m[1] ?? m[2] ?? m[3] ?? '');
-  if (/["']/.test(command.replace(re, ''))) throw new Error(`unterminated quote in ${command}`);
+  for (const m of command.matchAll(re)) {
+    // A bare word holding a quote is what is left of a quote that never closes.
+    if (m[3]?.includes('"') || m[3]?.includes("'")) {
+      throw new Error(`unterminated quote in ${command}`);
+    }
+    words.push(m[1] ?? m[2] ?? m[3] ?? '');
+  }
   return words;
 }
 
