@@ -46,7 +46,8 @@ for (const [name, p] of Object.entries(properties)) {
   const check = (s: StateProjection<ServingContext>) => p(s as ServingState);
   (p.kind === 'terminal' ? terminalProps : stateProps)[name] = check;
 }
-const withProps: Options = { invariants: stateProps, terminalInvariants: terminalProps };
+/** Every property: state properties as invariants, terminal ones as terminal invariants. */
+export const withProps: Options = { invariants: stateProps, terminalInvariants: terminalProps };
 
 /** States `incident-large`'s three-engine comparison expands, breadth first (then the frontier). */
 const largePrefix = 3000;

@@ -347,6 +347,46 @@ export class Layout {
     return base + page * this.writerCodes + writer;
   }
 
+  /**
+   * The variable word `w` belongs to, for messages: `<request>.<field>` for a request block's
+   * scalar field, list or read bitset (`a1.pollPeak`, `a1.decodePages`, `a1.reads`),
+   * `<node>.<variable>` for a pool (`prefill.free`, `decode.owner`), or a global's name.
+   */
+  wordName(w: number): string {
+    const n = this.requests.length;
+    if (w < n * this.blockWords) {
+      const i = Math.floor(w / this.blockWords);
+      const o = w - this.block(i);
+      const scalar = Object.entries(F).find(([, at]) => at === o)?.[0];
+      const list = Object.entries(this.lists).find(
+        ([name, slot]) => name !== 'reads' && o >= slot.at && o <= slot.at + slot.cap,
+      )?.[0];
+      return `${this.requests[i]}.${scalar ?? list ?? 'reads'}`;
+    }
+    for (const node of ['prefill', 'decode'] as const) {
+      const p = this.pool(node);
+      const name =
+        w >= p.free.at && w <= p.free.at + p.free.cap
+          ? 'free'
+          : w >= p.owner && w < p.owner + p.pages
+            ? 'owner'
+            : w >= p.writer && w < p.stray.at
+              ? 'writer'
+              : w >= p.stray.at && w <= p.stray.at + 2 * p.stray.cap
+                ? 'stray'
+                : null;
+      if (name) return `${node}.${name}`;
+    }
+    if (w >= this.auxFree.at && w <= this.auxFree.at + this.auxFree.cap) return 'auxFree';
+    const globals: [number, string][] = [
+      [this.transferFaultsLeft, 'transferFaultsLeft'],
+      [this.clientAbortsLeft, 'clientAbortsLeft'],
+      [this.retractPending, 'retractPending'],
+    ];
+    const global = globals.find(([at]) => at === w)?.[1];
+    return global ?? (w >= this.roomConcluded ? 'roomConcluded' : 'roomDst');
+  }
+
   /** A layout is static: it renders as its shape, never as its tables, in JSON. */
   toJSON(): string {
     return `layout(${this.words} words)`;

@@ -22,6 +22,7 @@ import {
   isVectorContext,
   type VectorContext,
 } from './vectorContext.ts';
+import { recordedTarget, recordingWords, type WordLog } from './wordRecorder.ts';
 import { inertActorParts } from './xstateInternals.ts';
 
 /** What a guard may read besides context and event: the active configuration. */
@@ -45,6 +46,11 @@ export interface StepScratch {
   buffer: Int32Array | null;
   /** The `{ event }` argument of in-place updates, reused (an update must not keep it). */
   readonly args: { event: EventObject };
+  /**
+   * Recording (`Interpreter.stepRecorded`, never in a search): the copy's words are recorded
+   * words logging into this log (`wordRecorder.ts`); null otherwise.
+   */
+  log: WordLog | null;
 }
 
 /**
@@ -155,8 +161,14 @@ function compileInPlace(
         buffer = new Int32Array(from.length);
         step.buffer = buffer;
       }
-      buffer.set(from);
-      owned = { ...context, words: buffer };
+      const log = step.log;
+      if (log === null) {
+        buffer.set(from);
+        owned = { ...context, words: buffer };
+      } else {
+        buffer.set(recordedTarget(from) ?? from);
+        owned = { ...context, words: recordingWords(buffer, log) };
+      }
       step.owned = owned;
     }
     const args = step.args;

@@ -34,7 +34,8 @@ function only<C>(
 }
 
 /**
- * The depth-first violations `found`, each with the shortest trace a breadth-first pass finds
+ * The depth-first or reduced violations `found`, each with the shortest trace a breadth-first
+ * pass of the whole (unreduced) space finds
  * for it; the pass checks only those invariants, stops once each is violated, and keeps the
  * bounds, without the callbacks. A violation the pass does not reach keeps its discovery path,
  * marked `shortest: false`.
@@ -52,6 +53,7 @@ function* shortened<C, E extends EventObject>(
     onTransition: _onTransition,
     onProgress: _onProgress,
     orbitSize: _orbitSize,
+    ample: _ample,
     ...rest
   } = options;
   const pass = new Search<C, E>(
@@ -103,7 +105,7 @@ function* exploring<TContext, TEvent extends EventObject>(
   const found = violationsOf(search, initial);
   search.dispose();
   const violations =
-    options.order === 'depth' && found.length > 0
+    (options.order === 'depth' || options.ample !== undefined) && found.length > 0
       ? yield* shortened(found, machine, compiled, options, sliceMs)
       : found;
   const states = search.store.size;
@@ -113,6 +115,7 @@ function* exploring<TContext, TEvent extends EventObject>(
     stats: {
       states,
       ...(options.symmetry && options.orbitSize ? { unreducedStates: search.unreduced } : {}),
+      ...(options.ample ? { ampleStates: search.ampleStates } : {}),
       transitions: search.transitions,
       depth: search.maxDepth,
       ms: Math.round(search.elapsed()),

@@ -34,6 +34,7 @@ export { explore, exploreAsync } from './explore.ts';
  * string hash), for callers that hash states themselves.
  */
 export { collisionProbability, fmix32, type Hash64, hashString, mixA } from './fingerprint.ts';
+export { type Footprint, type FootprintOptions, visitFootprints } from './footprints.ts';
 export {
   checkLiveness,
   type Lasso,

@@ -13,6 +13,7 @@ import type { CompiledMachine, CompiledTransition } from './compiledMachine.ts';
 import type { ConfigView, EngineState, ViewCache } from './configView.ts';
 import { Work } from './microstep.ts';
 import { buildPlan, type Plan, runPlan, selectDirect } from './selection.ts';
+import { recordingWords, type WordLog } from './wordRecorder.ts';
 
 /** Words per slab of detached vectors (`Interpreter.detach`): 16 KiB, so that a depth-first stack whose states sit in many slabs keeps little else alive. */
 const slabWords = 1 << 12;
@@ -116,6 +117,25 @@ export class Interpreter {
 
   private slab = new Int32Array(0);
   private slabAt = 0;
+
+  /**
+   * `step(state, event)` with every word of the vector context that its guards and in-place
+   * updates read or write logged into `log` (`wordRecorder.ts`): for the partial-order
+   * reduction's self-check, never in a search. Returns whether the event is enabled; the next
+   * state's words are recorded words, so it is not kept.
+   */
+  stepRecorded(state: EngineState, event: EventObject, log: WordLog): boolean {
+    const words = (state.context as { words?: unknown } | null)?.words;
+    if (!(words instanceof Int32Array)) throw new TypeError('stepRecorded: not a vector context');
+    const recorded = recordingWords(words.slice(), log);
+    const context = { ...(state.context as object), words: recorded };
+    this.work.scratch.log = log;
+    try {
+      return this.step({ view: state.view, context }, event);
+    } finally {
+      this.work.scratch.log = null;
+    }
+  }
 
   /** Takes `event` in `state` and returns the next state (detached), or null if not enabled. */
   stepTo(state: EngineState, event: EventObject): EngineState | null {

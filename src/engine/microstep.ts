@@ -34,7 +34,12 @@ export class Work {
   changed = false;
   readonly queue: EventObject[] = [];
   /** What the actions of the macrostep share (its own context copy); reset per macrostep. */
-  readonly scratch: StepScratch = { owned: null, buffer: null, args: { event: { type: '' } } };
+  readonly scratch: StepScratch = {
+    owned: null,
+    buffer: null,
+    args: { event: { type: '' } },
+    log: null,
+  };
 
   constructor(
     readonly m: CompiledMachine,

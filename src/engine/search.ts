@@ -64,6 +64,8 @@ export class Search<C, E extends EventObject> {
   transitions = 0;
   /** Sum of `options.orbitSize` over the stored representatives (when given). */
   unreduced = 0;
+  /** With `options.ample`: states expanded with an ample set alone. */
+  ampleStates = 0;
   /** The longest discovery path to a stored state (breadth first: the deepest level). */
   maxDepth = 0;
   bound: ExploreBound | undefined;
@@ -96,6 +98,9 @@ export class Search<C, E extends EventObject> {
     this.store = this.newStore(false);
     this.invariants = checks(options.invariants);
     this.terminal = checks(options.terminalInvariants);
+    if (options.ample && ((options.workers?.count ?? 1) > 1 || options.onTransition)) {
+      throw new TypeError('explore: `ample` does not combine with `workers` or `onTransition`');
+    }
   }
 
   /**
@@ -196,37 +201,91 @@ export class Search<C, E extends EventObject> {
   private expand(item: Item, next: Item[]): void {
     const source = this.snapshot(item);
     const offered = offeredEvents(this.options.events, item.view, source);
+    const ample = this.options.ample;
+    if (ample !== undefined) {
+      const moves = this.ampleMoves(item, ample(source, offered as readonly E[]));
+      if (moves !== null) {
+        this.ampleStates++;
+        for (const [event, state] of moves) {
+          if (this.take(item, source, event, state.view, state.context, next)) return;
+        }
+        return;
+      }
+    }
     const interp = this.interp;
-    const onMove = this.options.onMove;
     let enabled = 0;
     for (let i = 0; i < offered.length; i++) {
       const event = offered[i] as EventObject;
       if (!interp.step(item, event)) continue;
       enabled++;
-      this.transitions++;
       let view = interp.nextView as ConfigView;
       let context = interp.nextContext;
       if (this.options.symmetry) ({ view, context } = this.canonical({ view, context }));
-      if (this.bounded(view, context)) return;
-      onMove?.(source, event as E, this.snapshot({ view, context }));
-      const added = this.store.add(view, context, item.index, item.tree);
-      this.options.onTransition?.(item.index, event as E, added >= 0 ? added : -1 - added);
-      if (added < 0) continue;
-      this.store.setEvent(added, this.events.intern(event));
-      // A new state keeps its context: detached from the interpreter's scratch words.
-      const own = interp.detach(context);
-      const found: Item = {
-        view,
-        context: own,
-        index: added,
-        depth: item.depth + 1,
-        tree: own === context ? this.store.lastHint : rebound(this.store.lastHint, own),
-      };
-      next.push(found);
-      this.discovered(found);
-      if (this.stopped) return;
+      if (this.take(item, source, event, view, context, next)) return;
     }
     if (enabled === 0 && this.terminal.length > 0) this.checkAll(this.terminal, item);
+  }
+
+  /**
+   * The moves of the first candidate ample set with an enabled event (each with its successor,
+   * detached and, under symmetry, canonical), or null to expand fully: no candidate has an
+   * enabled event (C0), or a successor of the chosen one is stored already (the cycle proviso,
+   * C3: see `ExploreOptions.ample`).
+   */
+  private ampleMoves(
+    item: Item,
+    candidates: readonly (readonly E[])[],
+  ): [EventObject, EngineState][] | null {
+    const interp = this.interp;
+    for (const candidate of candidates) {
+      const moves: [EventObject, EngineState][] = [];
+      for (const event of candidate) {
+        if (!interp.step(item, event)) continue;
+        let state: EngineState = {
+          view: interp.nextView as ConfigView,
+          context: interp.nextContext,
+        };
+        if (this.options.symmetry) state = this.canonical(state);
+        if (this.store.has(state.view, state.context)) return null;
+        moves.push([event, { view: state.view, context: interp.detach(state.context) }]);
+      }
+      if (moves.length > 0) return moves;
+    }
+    return null;
+  }
+
+  /**
+   * Counts the move by `event` from `item` to (`view`, `context`) (canonical under symmetry),
+   * stores the target if it is new and queues it on `next`. Returns true when the search must
+   * stop expanding (a bound, or a stop condition).
+   */
+  private take(
+    item: Item,
+    source: SnapshotLike<C>,
+    event: EventObject,
+    view: ConfigView,
+    context: unknown,
+    next: Item[],
+  ): boolean {
+    this.transitions++;
+    if (this.bounded(view, context)) return true;
+    this.options.onMove?.(source, event as E, this.snapshot({ view, context }));
+    const added = this.store.add(view, context, item.index, item.tree);
+    this.options.onTransition?.(item.index, event as E, added >= 0 ? added : -1 - added);
+    if (added < 0) return false;
+    this.store.setEvent(added, this.events.intern(event));
+    // A new state keeps its context: detached from the interpreter's scratch words.
+    const own = this.interp.detach(context);
+    const found: Item = {
+      view,
+      context: own,
+      index: added,
+      depth: item.depth + 1,
+      tree: own === context ? this.store.lastHint : rebound(this.store.lastHint, own),
+    };
+    next.push(found);
+    this.discovered(found);
+    return this.stopped;
   }
 
   /** Whether a next level of `size` states goes to the worker threads. */

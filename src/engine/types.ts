@@ -115,6 +115,26 @@ export interface ExploreOptions<TContext, TEvent extends EventObject> {
   /** Input for the machine's context factory, as `initialTransition(machine, input)`. */
   readonly input?: unknown;
   /**
+   * Partial-order reduction: for a state and its offered events, candidate ample sets, each a
+   * subset of `offered`, in the order to try them (an empty list: expand fully). The engine
+   * expands the enabled events of the first candidate that has one, alone, unless one of their
+   * successors (under `symmetry`, its representative) is already stored, and otherwise every
+   * offered event. So the engine guarantees that an ample set is never empty when an event is
+   * enabled (C0) and the cycle proviso (C3: every cycle of the reduced graph passes a fully
+   * expanded state, since a cycle closes on a state stored before its predecessor was
+   * expanded). The function guarantees the rest, for every candidate, in the state it is
+   * given: no run of events outside the candidate, from that state, contains an event that
+   * depends on one of the candidate's (C1, including events that could enable or disable
+   * them), and every enabled event of the candidate is invisible to every invariant and to
+   * every observer that must see the unreduced graph (C2). Not with `workers` or
+   * `onTransition`. Traces are then shortest in the reduced graph only: see
+   * `ExploreResult.violations`. @default none
+   */
+  readonly ample?: (
+    state: SnapshotLike<TContext>,
+    offered: readonly TEvent[],
+  ) => readonly (readonly TEvent[])[];
+  /**
    * Stop as soon as some invariant is violated: its trace is still a shortest one, the other
    * invariants are left unchecked and the stats are partial. @default false
    */
@@ -223,6 +243,11 @@ export interface ExploreStats {
    */
   readonly unreducedStates?: number;
   /**
+   * With `ample`: how many stored states were expanded with an ample set alone (the rest were
+   * expanded fully). Absent otherwise.
+   */
+  readonly ampleStates?: number;
+  /**
    * Enabled (state, offered event) pairs: the macrostep changed XState's snapshot (an `assign`
    * ran, the configuration changed, or the root completed), i.e. `transition(...)[0]` is a new
    * snapshot; a selected transition that changes none of these is a stutter and not counted.
@@ -258,8 +283,9 @@ export interface Violation<TContext, TEvent extends EventObject> {
   readonly initial: StateProjection<TContext>;
   readonly trace: readonly TraceStep<TContext, TEvent>[];
   /**
-   * Present (false) only when the trace may not be a shortest one: a depth-first search found it
-   * and the breadth-first shortening pass stopped at a bound before reaching the invariant.
+   * Present (false) only when the trace may not be a shortest one: a depth-first search or a
+   * reduced one (`ample`) found it and the breadth-first shortening pass (unreduced) stopped at
+   * a bound before reaching the invariant.
    */
   readonly shortest?: false;
 }
