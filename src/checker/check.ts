@@ -30,6 +30,7 @@ import {
 import type { ScenarioResult } from './outcome.ts';
 import { plainState, ResultRecorder, scenarioResult } from './scenarioResult.ts';
 import { servingEvents } from './serving/servingEvents.ts';
+import { servingAmple } from './serving/servingPor.ts';
 import { servingOrbitSize, servingSymmetry } from './serving/servingSymmetry.ts';
 
 type ServingExplore = ExploreOptions<ServingContext, ExternalEvent>;
@@ -133,6 +134,7 @@ function prepare(scenario: Scenario, variant: Variant, given: CheckOptions): Pre
     ...(fast && options.symmetry
       ? { symmetry: servingSymmetry(scenario), orbitSize: servingOrbitSize(scenario) }
       : {}),
+    ...(fast && options.por ? ampleOf(scenario) : {}),
     ...(fast && options.onProgress ? { onProgress: options.onProgress } : {}),
     onState: (s) => recorder.state(s),
     journal: recorder,
@@ -150,6 +152,15 @@ function prepare(scenario: Scenario, variant: Variant, given: CheckOptions): Pre
   const finish = (result: ExploreResult<ServingContext, ExternalEvent>) =>
     scenarioResult({ scenario, variant: variant.name, options, selected, recorder, result });
   return { options, explore: exploreOptions, finish };
+}
+
+/**
+ * The partial-order reduction of `scenario` as the engine takes it: none (no option) when the
+ * scenario's requests share bootstrap rooms, where no step is local (`servingAmple`).
+ */
+function ampleOf(scenario: Scenario): Pick<ServingExplore, 'ample'> {
+  const ample = servingAmple(scenario);
+  return ample ? { ample } : {};
 }
 
 /** The state and time bounds of `options` as the engines take them: absent when unbounded. */

@@ -36,6 +36,14 @@ export interface CheckOptions {
   readonly symmetry?: boolean;
   /** Fast engine: store full state keys instead of 64-bit fingerprints. @default false */
   readonly exact?: boolean;
+  /**
+   * Fast engine: partial-order reduction (`servingAmple`): where a request is offered only
+   * steps that are local to it and invisible, expand that request alone. Keeps every verdict,
+   * witness and shortest trace; stores fewer states, so `states` counts the reduced space. Not
+   * with `workers` above 1 or a `machine` of your own (the reduction rests on the built-in
+   * machine's measured footprints). @default false
+   */
+  readonly por?: boolean;
   /** Fast engine: the search order; traces are shortened either way. @default 'breadth' */
   readonly order?: SearchOrder;
   /** Called about once a second while the fast engine searches. */
@@ -73,6 +81,7 @@ export interface ResolvedCheckOptions {
   readonly maxMemory: number;
   readonly symmetry: boolean;
   readonly exact: boolean;
+  readonly por: boolean;
   readonly order: SearchOrder;
   readonly onProgress: ((p: Progress) => void) | undefined;
   readonly signal: AbortSignal | undefined;
@@ -81,7 +90,10 @@ export interface ResolvedCheckOptions {
   readonly workerLevels: { readonly from?: number; readonly chunk?: number };
 }
 
-/** The defaults, stated once: unbounded, fast engine, no symmetry, fingerprints, breadth first. */
+/**
+ * The defaults, stated once: unbounded, fast engine, no symmetry, no partial-order reduction,
+ * fingerprints, breadth first.
+ */
 export const checkDefaults = {
   engine: 'fast',
   maxStates: Number.POSITIVE_INFINITY,
@@ -89,6 +101,7 @@ export const checkDefaults = {
   maxMemory: Number.POSITIVE_INFINITY,
   symmetry: false,
   exact: false,
+  por: false,
   order: 'breadth',
   workers: 1,
   workerLevels: {},
@@ -96,9 +109,10 @@ export const checkDefaults = {
 
 /**
  * Fills in every default of `options`. Throws a plain `Error` naming the option when a fast-engine
- * option is combined with the reference engine (`symmetry`, `exact`, `order: 'depth'`,
- * `maxMemory`), which would otherwise be silently ignored, and when `workers` is not a whole
- * number of at least 1 or, above 1, is combined with what needs one thread.
+ * option is combined with the reference engine (`symmetry`, `exact`, `order: 'depth'`, `por`,
+ * `maxMemory`), which would otherwise be silently ignored, when `workers` is not a whole
+ * number of at least 1 or, above 1, is combined with what needs one thread, and when `por` is
+ * combined with a `machine` of your own.
  */
 export function resolveCheckOptions(options: CheckOptions = {}): ResolvedCheckOptions {
   const resolved: ResolvedCheckOptions = {
@@ -110,6 +124,7 @@ export function resolveCheckOptions(options: CheckOptions = {}): ResolvedCheckOp
     maxMemory: options.maxMemory ?? checkDefaults.maxMemory,
     symmetry: options.symmetry ?? checkDefaults.symmetry,
     exact: options.exact ?? checkDefaults.exact,
+    por: options.por ?? checkDefaults.por,
     order: options.order ?? checkDefaults.order,
     onProgress: options.onProgress,
     signal: options.signal,
@@ -130,6 +145,7 @@ export function resolveCheckOptions(options: CheckOptions = {}): ResolvedCheckOp
       resolved.engine === 'graph' && 'the graph engine',
       resolved.exact && 'exact',
       resolved.order === 'depth' && 'order depth',
+      resolved.por && 'por',
       resolved.machine && 'a machine of your own',
     ].filter((x): x is string => typeof x === 'string');
     if (oneThread.length > 0) {
@@ -143,11 +159,17 @@ export function resolveCheckOptions(options: CheckOptions = {}): ResolvedCheckOp
       resolved.symmetry && 'symmetry',
       resolved.exact && 'exact',
       resolved.order === 'depth' && 'order depth',
+      resolved.por && 'por',
       Number.isFinite(resolved.maxMemory) && 'maxMemory',
     ].filter((x): x is string => typeof x === 'string');
     if (fastOnly.length > 0) {
       throw new Error(`${fastOnly.join(', ')} need the fast engine; the reference engine is graph`);
     }
+  }
+  if (resolved.por && resolved.machine) {
+    throw new Error(
+      "por rests on the built-in machine's measured footprints; not with a machine of your own",
+    );
   }
   return resolved;
 }

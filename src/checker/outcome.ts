@@ -30,6 +30,11 @@ export interface Stats {
    * representatives stand for, the sum of their orbit sizes, computed exactly. Absent otherwise.
    */
   readonly unreducedStates?: number;
+  /**
+   * Under partial-order reduction (fast engine, `EngineInfo.por`): the states expanded by one
+   * request's local steps alone, whose other successors were not stored. Absent otherwise.
+   */
+  readonly ampleStates?: number;
   /** Enabled transitions explored (edges whose target differs from their source snapshot). */
   readonly transitions: number;
   /**
@@ -71,8 +76,9 @@ export interface Trace {
   readonly message: string;
   readonly steps: readonly TraceStep[];
   /**
-   * Present (false) only when the path may not be a shortest one: a depth-first search found
-   * it and the breadth-first pass that shortens traces stopped at a bound first.
+   * Present (false) only when the path may not be a shortest one: a depth-first or
+   * partial-order reduced search found it and the breadth-first pass that shortens traces
+   * stopped at a bound first.
    */
   readonly shortest?: false;
 }
@@ -153,6 +159,11 @@ export interface EngineInfo {
   readonly symmetry: boolean;
   /** Full state keys were stored (no fingerprint collisions possible). */
   readonly exact: boolean;
+  /**
+   * Partial-order reduction was on: `states` counts the reduced space. A scenario whose
+   * requests share bootstrap rooms offers no reduction: `Stats.ampleStates` is 0 there.
+   */
+  readonly por: boolean;
   /** The search order: `breadth` (a level at a time) or `depth` (a path at a time). */
   readonly search: 'breadth' | 'depth';
   /** Memory of the visited-state store per state (fast engine). */

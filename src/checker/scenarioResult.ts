@@ -215,6 +215,9 @@ export function scenarioResult(input: ResultInput): ScenarioResult {
       ...(result.stats.unreducedStates !== undefined
         ? { unreducedStates: result.stats.unreducedStates }
         : {}),
+      ...(options.por && options.engine === 'fast'
+        ? { ampleStates: result.stats.ampleStates ?? 0 }
+        : {}),
       transitions: result.stats.transitions,
       depth: result.stats.depth,
       ms: result.stats.ms,
@@ -228,6 +231,7 @@ export function scenarioResult(input: ResultInput): ScenarioResult {
             name: 'fast' as const,
             symmetry: options.symmetry,
             exact: options.exact,
+            por: options.por,
             search: options.order,
             bytesPerState: result.stats.bytesPerState,
             ...(result.collisionProbability !== undefined

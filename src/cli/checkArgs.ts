@@ -24,6 +24,8 @@ export interface SearchArgs {
   readonly symmetry?: string | boolean;
   /** `on` or `off` (default); bare: `on`. */
   readonly exact?: string | boolean;
+  /** `on` or `off` (default); bare: `on`. */
+  readonly por?: string | boolean;
   /** `breadth` (default) or `depth` (fast engine). */
   readonly search?: string;
 }
@@ -49,6 +51,7 @@ export function workersFrom(text: string | undefined, search: CheckOptions): num
     search.engine === 'graph' && '--engine graph',
     search.exact && '--exact',
     search.order === 'depth' && '--search depth',
+    search.por && '--por on',
   ].filter((x): x is string => typeof x === 'string');
   if (oneThread.length > 0) {
     throw new UsageError(
@@ -97,6 +100,17 @@ export function withSearchOptions(command: Command): Command {
     );
 }
 
+/**
+ * Declares `--por` on `command` (`check`, `report`; not `all`, whose state counts are compared
+ * with the manifest's unreduced ones); returns it for chaining. `searchOptionsFrom` parses it.
+ */
+export function withPorOption(command: Command): Command {
+  return command.option(
+    '--por [on|off]',
+    'fast engine: partial-order reduction; same verdicts and shortest traces, fewer states (bare: on; default: off)',
+  );
+}
+
 /** An `[on|off]` switch as parsed: given bare (true), `on`, `off`, or absent (off). */
 function onOff(flag: string, value: string | boolean | undefined): boolean {
   if (value === undefined || value === false) return false;
@@ -112,6 +126,7 @@ export function searchOptionsFrom(args: SearchArgs): CheckOptions {
   const engine = oneOf('engine', args.engine ?? 'fast', engineNames) as EngineName;
   const symmetry = onOff('--symmetry', args.symmetry);
   const exact = onOff('--exact', args.exact);
+  const por = onOff('--por', args.por);
   const order = oneOf('--search value', args.search ?? 'breadth', searchOrders) as SearchOrder;
   const maxStates =
     args.maxStates === undefined ? undefined : wholeNumber('--max-states', args.maxStates, 1);
@@ -123,6 +138,11 @@ export function searchOptionsFrom(args: SearchArgs): CheckOptions {
     if (symmetry || exact) {
       throw new UsageError(
         '--symmetry on and --exact need --engine fast; the reference engine stores full snapshots',
+      );
+    }
+    if (por) {
+      throw new UsageError(
+        '--por on needs --engine fast; the reference engine expands every state in full',
       );
     }
     if (order === 'depth') {
@@ -140,6 +160,7 @@ export function searchOptionsFrom(args: SearchArgs): CheckOptions {
     engine,
     symmetry,
     exact,
+    por,
     order,
     ...(maxStates !== undefined ? { maxStates } : {}),
     ...(maxSeconds !== undefined ? { maxSeconds } : {}),

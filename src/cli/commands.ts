@@ -24,6 +24,13 @@ import { type SearchArgs, searchOptionsFrom, workersFrom } from './checkArgs.ts'
 import { planDeploymentCheck, planJson, renderMapping } from './deploymentCommands.ts';
 import { exitCode, exitCodeOfResults } from './exitCodes.ts';
 import { checkOutputPaths, writeFailure, writeFilesInto } from './outputPaths.ts';
+import {
+  porCheckCode,
+  porCheckJson,
+  porCheckRuns,
+  renderPorChecks,
+  worseCode,
+} from './porCheckCommand.ts';
 import { renderProgress, renderResults, renderVerdictTable, type ScenarioArgs } from './render.ts';
 import {
   checkRuns,
@@ -39,7 +46,7 @@ import {
   resolveVariants,
   type SelectionArgs,
 } from './resolve.ts';
-import { oneOf } from './usageError.ts';
+import { oneOf, UsageError } from './usageError.ts';
 
 /** Options of `kvcheck check`, as parsed from the command line. */
 export interface CheckArgs extends SelectionArgs, SearchArgs {
@@ -51,6 +58,8 @@ export interface CheckArgs extends SelectionArgs, SearchArgs {
   readonly deployment?: string;
   /** Threads of the breadth-first search (`workersFrom`). */
   readonly workers?: string;
+  /** Self-check the partial-order reduction before checking (implies `--por on`). */
+  readonly porCheck?: boolean;
 }
 
 function traceFile(results: readonly ScenarioResult[]): string {
@@ -127,9 +136,18 @@ export async function runCheck(args: CheckArgs, io: Io): Promise<number> {
     plan && args.variant.length === 0 ? [plan.variant] : args.variant,
   );
   const properties = distinct(args.invariant).map((n) => oneOf('invariant', n, propertyNames));
-  const search = searchOptionsFrom(args);
+  const search = searchOptionsFrom(porArgs(args));
   const workers = workersFrom(args.workers, search);
   const progress = io.progress && !args.json ? io.progress : undefined;
+  const porChecks = args.porCheck
+    ? porCheckRuns(chosen, variantsChosen, search.maxStates ?? Number.POSITIVE_INFINITY, progress)
+    : [];
+  const porCode = porCheckCode(porChecks);
+  if (porCode === exitCode.violation) {
+    if (args.json) io.out(`${JSON.stringify({ porCheck: porCheckJson(porChecks) }, null, 2)}\n`);
+    else io.out(renderPorChecks(porChecks, io.colour));
+    return porCode;
+  }
   const results: ScenarioResult[] = [];
   const interrupt = new AbortController();
   const release = io.onInterrupt?.(() => interrupt.abort()) ?? (() => {});
@@ -164,15 +182,27 @@ export async function runCheck(args: CheckArgs, io: Io): Promise<number> {
   if (args.outItf)
     writeItfFiles(args.outItf, results, { scenarios: chosen, variants: variantsChosen });
   const deployment = plan ? { deployment: planJson(plan) } : {};
+  const selfCheck = args.porCheck ? { porCheck: porCheckJson(porChecks) } : {};
   if (args.json)
-    io.out(`${JSON.stringify({ ...deployment, results: results.map(resultJson) }, null, 2)}\n`);
+    io.out(
+      `${JSON.stringify({ ...deployment, ...selfCheck, results: results.map(resultJson) }, null, 2)}\n`,
+    );
   else
     io.out(
-      `${plan ? renderMapping(plan, io.colour) : ''}${renderResults(results, reproduce, io.colour)}`,
+      `${plan ? renderMapping(plan, io.colour) : ''}${args.porCheck ? renderPorChecks(porChecks, io.colour) : ''}${renderResults(results, reproduce, io.colour)}`,
     );
   // A check that was never run proves nothing, whatever the others found.
-  const code = exitCodeOfResults(results);
+  const code = worseCode(exitCodeOfResults(results), porCode);
   return skipped > 0 && code === exitCode.ok ? exitCode.incomplete : code;
+}
+
+/** `args` with `--por` on when `--por-check` asks for it; refuses `--por off` with it. */
+function porArgs(args: CheckArgs): CheckArgs {
+  if (!args.porCheck) return args;
+  if (args.por === 'off') {
+    throw new UsageError('--por-check checks the reduction --por on makes; not with --por off');
+  }
+  return { ...args, por: true };
 }
 
 /** Options of `kvcheck paths`. */

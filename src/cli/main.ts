@@ -14,6 +14,7 @@ import { runCatalogueCommand } from './catalogueCommand.ts';
 import {
   withBoundOptions,
   withEngineOption,
+  withPorOption,
   withSearchOptions,
   withWorkersOption,
 } from './checkArgs.ts';
@@ -97,22 +98,28 @@ function program(io: Io, setCode: (code: number) => void, argvText: string): Com
     // Commander's own help command would take a typo for a command; ours refuses it (`help`).
     .helpCommand(false);
   withWorkersOption(
-    withSearchOptions(
-      cli
-        .command('check')
-        .description(
-          'explore every reachable state of scenarios × variants and check the properties',
-        )
-        .option('--scenario <name>', 'built-in scenario (repeatable; default: all)', collect, [])
-        .option('--config <file>', 'scenario file, YAML or JSON (repeatable)', collect, [])
-        .option('--variant <name>', 'engine variant (repeatable; default: all)', collect, [])
-        .option('--invariant <name>', 'property to check (repeatable; default: all)', collect, [])
-        .option('--json', 'print the Outcome as JSON', false)
-        .option('--out-trace <file>', 'write every counterexample as JSON to file')
-        .option('--out-itf <dir>', 'write each counterexample as an ITF trace into dir'),
+    withPorOption(
+      withSearchOptions(
+        cli
+          .command('check')
+          .description(
+            'explore every reachable state of scenarios × variants and check the properties',
+          )
+          .option('--scenario <name>', 'built-in scenario (repeatable; default: all)', collect, [])
+          .option('--config <file>', 'scenario file, YAML or JSON (repeatable)', collect, [])
+          .option('--variant <name>', 'engine variant (repeatable; default: all)', collect, [])
+          .option('--invariant <name>', 'property to check (repeatable; default: all)', collect, [])
+          .option('--json', 'print the Outcome as JSON', false)
+          .option('--out-trace <file>', 'write every counterexample as JSON to file')
+          .option('--out-itf <dir>', 'write each counterexample as an ITF trace into dir'),
+      ),
     ),
   )
     .option('--deployment <file>', 'deployment file: check its abstract scenarios (see lint)')
+    .option(
+      '--por-check',
+      'first self-check the partial-order reduction on each scenario × variant: record every step and exit 1 if one breaks its footprint (implies --por on)',
+    )
     .addHelpText(
       'after',
       '\nCtrl-C stops the fast engine with what it explored (verdict incomplete, exit 3); a second\nCtrl-C ends the process.',
@@ -150,14 +157,16 @@ function program(io: Io, setCode: (code: number) => void, argvText: string): Com
       .description('check every built-in scenario × variant against the manifest; write the report')
       .option('--out <dir>', 'where to write report.md and report.html', defaultReportDir),
   ).action(async (opts) => setCode(await runAll(io, opts, reportVersion())));
-  withSearchOptions(
-    cli
-      .command('report')
-      .description('check scenarios × variants and write report.md and report.html')
-      .option('--scenario <name>', 'built-in scenario (repeatable; default: all)', collect, [])
-      .option('--config <file>', 'scenario file, YAML or JSON (repeatable)', collect, [])
-      .option('--variant <name>', 'engine variant (repeatable; default: all)', collect, [])
-      .option('--out <dir>', 'folder for report.md and report.html', defaultReportDir),
+  withPorOption(
+    withSearchOptions(
+      cli
+        .command('report')
+        .description('check scenarios × variants and write report.md and report.html')
+        .option('--scenario <name>', 'built-in scenario (repeatable; default: all)', collect, [])
+        .option('--config <file>', 'scenario file, YAML or JSON (repeatable)', collect, [])
+        .option('--variant <name>', 'engine variant (repeatable; default: all)', collect, [])
+        .option('--out <dir>', 'folder for report.md and report.html', defaultReportDir),
+    ),
   )
     .option(
       '--deployment <file>',

@@ -113,7 +113,7 @@ export function renderViolation(
     trace.shortest === false
       ? [
           indent(
-            'Not known to be shortest: the depth-first search found it and the breadth-first pass that shortens traces stopped at a bound.',
+            'Not known to be shortest: a search that does not go level by level (depth first, or partial-order reduced) found it, and the breadth-first pass that shortens traces stopped at a bound.',
           ),
         ]
       : [];
@@ -148,7 +148,8 @@ export function renderSummaryLine(r: ScenarioResult, colour: boolean): string {
     r.stats.unreducedStates === undefined
       ? ''
       : ` under symmetry, ${count(r.stats.unreducedStates)} without`;
-  const size = `${plural(r.stats.states, 'state')}${unreduced}, ${duration(r.stats.ms)}`;
+  const por = r.engine?.por ? ', partial-order reduced' : '';
+  const size = `${plural(r.stats.states, 'state')}${unreduced}${por}, ${duration(r.stats.ms)}`;
   if (r.status === 'ok')
     return `${paint(colour, 'green', '[ok]')} ${where}: no violation (${size})`;
   if (r.status === 'violation') {

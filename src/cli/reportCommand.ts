@@ -85,7 +85,7 @@ export function reportSettings(options: CheckOptions): ReportSettings {
   const storage = options.exact ? 'full state keys' : '64-bit fingerprints';
   return {
     engine: fast
-      ? `fast (${storage}${options.symmetry ? ', symmetry' : ''})`
+      ? `fast (${storage}${options.symmetry ? ', symmetry' : ''}${options.por ? ', partial-order reduction' : ''})`
       : 'graph (xstate/graph)',
     ...(options.maxStates !== undefined ? { maxStates: options.maxStates } : {}),
     ...(options.maxSeconds !== undefined ? { maxSeconds: options.maxSeconds } : {}),

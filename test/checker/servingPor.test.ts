@@ -15,6 +15,7 @@ import { type Variant, variantNamed, variants } from '../../machines/variants.ts
 import { incident, scenarios } from '../../scenarios/index.ts';
 import { band3 } from '../../scenarios/symmetric.ts';
 import { catalogue } from '../../src/catalogue/index.ts';
+import { check } from '../../src/checker/check.ts';
 import { servingEvents } from '../../src/checker/serving/servingEvents.ts';
 import {
   checkServingPor,
@@ -23,6 +24,7 @@ import {
 } from '../../src/checker/serving/servingPor.ts';
 import { servingOrbitSize, servingSymmetry } from '../../src/checker/serving/servingSymmetry.ts';
 import { type ExploreOptions, explore, type Invariant } from '../../src/engine/index.ts';
+import { conclusions } from './conclusions.ts';
 
 type Options = ExploreOptions<ServingContext, ExternalEvent>;
 const holds =
@@ -70,12 +72,16 @@ describe('the footprints the reduction rests on', () => {
   const entries = catalogue.map((e): [string, Scenario, Variant] => [e.id, e.scenario, e.variant]);
 
   it.each([...builtIn, ...entries])('hold on %s', (_, scenario, variant) => {
-    expect(checkServingPor(scenario, variant)).toEqual([]);
+    const found = checkServingPor(scenario, variant);
+    expect(found.problems).toEqual([]);
+    expect(found.complete).toBe(true);
+    // Shared bootstrap rooms offer no reduction, so nothing is visited there.
+    expect(found.steps > 0).toBe(servingAmple(scenario) !== undefined);
   });
 
   it('are checked: declaring a step local that is not fails with its words and properties', () => {
     const seeded = new Set([...servingLocalEvents, 'PREFILL_INTAKE', 'DECODE_INTAKE']);
-    const problems = checkServingPor(incident, variantNamed('incident-2026'), seeded);
+    const { problems } = checkServingPor(incident, variantNamed('incident-2026'), seeded);
     expect(problems).toContain('PREFILL_INTAKE (local) writes rejectedOnPrefill, not private');
     expect(problems).toContain('DECODE_INTAKE (local) writes decodeLen, not private');
     const visible =
@@ -87,6 +93,17 @@ describe('the footprints the reduction rests on', () => {
   it('offer nothing with shared bootstrap rooms', () => {
     const b9 = catalogue.find((e) => e.id === 'B9');
     expect(b9 && servingAmple(b9.scenario)).toBeUndefined();
+    expect(b9 && checkServingPor(b9.scenario, b9.variant)).toEqual({
+      problems: [],
+      steps: 0,
+      complete: true,
+    });
+  });
+
+  it('say when a bound stopped the visit', () => {
+    const found = checkServingPor(incident, variantNamed('fixed'), servingLocalEvents, 10);
+    expect(found.complete).toBe(false);
+    expect(found.problems).toEqual([]);
   });
 });
 
@@ -111,5 +128,43 @@ describe('the reduced search', () => {
     expect(verdicts(reduced)).toEqual(verdicts(full));
     expect(verdicts(both)).toEqual(verdicts(full));
     expect(both.stats.states).toBeLessThan(reduced.stats.states);
+  });
+});
+
+describe('check with por', () => {
+  const builtIn = scenarios.flatMap((s) =>
+    variants.map((v): [string, Scenario, Variant] => [`${s.name} × ${v.name}`, s, v]),
+  );
+  const entries = catalogue.flatMap((e): [string, Scenario, Variant][] => [
+    [`${e.id} × ${e.variant.name}`, e.scenario, e.variant],
+    [`${e.id} × fixed`, e.scenario, variantNamed('fixed')],
+  ]);
+
+  it.each([...builtIn, ...entries])('concludes as without on %s', (_, scenario, variant) => {
+    const requiredWitnesses = scenario.witnesses;
+    const full = check(scenario, variant, { requiredWitnesses });
+    const reduced = check(scenario, variant, { requiredWitnesses, por: true });
+    expect(conclusions(reduced)).toEqual(conclusions(full));
+    expect(reduced.stats.states).toBeLessThanOrEqual(full.stats.states);
+    expect(reduced.engine?.por).toBe(true);
+    expect(full.stats.ampleStates).toBeUndefined();
+    // Shared bootstrap rooms offer no reduction; elsewhere the dispatches are expanded alone,
+    // which stores fewer states where there is another request to interleave them with.
+    const offered = servingAmple(scenario) !== undefined;
+    expect((reduced.stats.ampleStates ?? 0) > 0).toBe(offered);
+    const fewer = offered && scenario.requests.length > 1;
+    expect(reduced.stats.states < full.stats.states).toBe(fewer);
+  });
+
+  it('is refused with a machine of its own, the reference engine and worker threads', () => {
+    const machine = createServingMachine(incident, variantNamed('fixed'));
+    const fixed = variantNamed('fixed');
+    expect(() => check(incident, fixed, { por: true, machine })).toThrow(
+      "por rests on the built-in machine's measured footprints; not with a machine of your own",
+    );
+    expect(() => check(incident, fixed, { por: true, engine: 'graph' })).toThrow(
+      'por need the fast engine',
+    );
+    expect(() => check(incident, fixed, { por: true, workers: 2 })).toThrow('not with por');
   });
 });

@@ -93,6 +93,8 @@ const resultSchema = z.strictObject({
   unreachedWitnesses: z.array(z.string()).optional(),
   stats: z.strictObject({
     states: z.int().min(0),
+    unreducedStates: z.int().min(0).optional(),
+    ampleStates: z.int().min(0).optional(),
     transitions: z.int().min(0),
     depth: z.int().min(0),
     ms: z.number().min(0),
@@ -110,6 +112,7 @@ const resultSchema = z.strictObject({
       name: z.enum(['fast', 'graph']),
       symmetry: z.boolean(),
       exact: z.boolean(),
+      por: z.boolean(),
       search: z.enum(['breadth', 'depth']),
       bytesPerState: z.number().optional(),
       collisionProbability: z.number().optional(),
@@ -648,7 +651,7 @@ describe('bad input: exit 2, one error line, nothing on stdout', () => {
 
   it('rejects an unknown option of check and lists the accepted ones', async () => {
     expect(usageError(await run('check', '--frob'))).toMatchInlineSnapshot(
-      `"error: unknown option '--frob'; accepted: --scenario, --config, --variant, --invariant, --json, --out-trace, --out-itf, --engine, --max-states, --max-seconds, --max-memory, --symmetry, --exact, --search, --workers, --deployment, --help"`,
+      `"error: unknown option '--frob'; accepted: --scenario, --config, --variant, --invariant, --json, --out-trace, --out-itf, --engine, --max-states, --max-seconds, --max-memory, --symmetry, --exact, --search, --por, --workers, --deployment, --por-check, --help"`,
     );
   });
 

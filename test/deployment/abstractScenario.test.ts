@@ -8,15 +8,8 @@ import { incident as builtInIncident } from '../../scenarios/incident.ts';
 import { abstractScenarios } from '../../src/deployment/abstractScenario.ts';
 import { lintDeployment } from '../../src/deployment/lint.ts';
 import { parseDeployment } from '../../src/deployment/loadDeployment.ts';
+import { pinnedSeed } from '../seed.ts';
 import { example } from './helpers.ts';
-
-function pinnedSeed(): number {
-  const raw = process.env.KVCHECK_SEED;
-  if (raw === undefined || raw === '') return 20261026;
-  const seed = Number(raw);
-  if (!Number.isInteger(seed)) throw new Error(`KVCHECK_SEED must be an integer, got ${raw}`);
-  return seed;
-}
 
 const seed = pinnedSeed();
 

@@ -12,16 +12,9 @@ import { collisionProbability } from '../../src/engine/fingerprint.ts';
 import { FingerprintStore } from '../../src/engine/stateStore.ts';
 import { type HashNode, StructuralHasher } from '../../src/engine/structuralHash.ts';
 import { hashWords, hashWordsFrom } from '../../src/engine/vectorContext.ts';
+import { pinnedSeed } from '../seed.ts';
 
-function pinnedSeed(): number {
-  const raw = process.env.KVCHECK_SEED;
-  if (raw === undefined || raw === '') return 20261202;
-  const seed = Number(raw);
-  if (!Number.isInteger(seed)) throw new Error(`KVCHECK_SEED must be an integer, got ${raw}`);
-  return seed;
-}
-
-const seed = pinnedSeed();
+const seed = pinnedSeed(20261202);
 const hex = (h: HashNode) => `${h.a.toString(16)}:${h.b.toString(16)}`;
 const json = fc.jsonValue({ maxDepth: 4 });
 

@@ -11,18 +11,11 @@ import { fc, test } from '@fast-check/vitest';
 import { type AnyMachineSnapshot, initialTransition, transition } from 'xstate';
 import { explore } from '../../src/engine/index.ts';
 import type { StateProjection } from '../../src/engine/types.ts';
+import { pinnedSeed } from '../seed.ts';
 import { type KeyOf, missing, oracle, shortestViolation } from './graphOracle.ts';
 import { type Counters, randomMachine } from './randomMachine.ts';
 
-function pinnedSeed(): number {
-  const raw = process.env.KVCHECK_SEED;
-  if (raw === undefined || raw === '') return 20261202;
-  const seed = Number(raw);
-  if (!Number.isInteger(seed)) throw new Error(`KVCHECK_SEED must be an integer, got ${raw}`);
-  return seed;
-}
-
-const seed = pinnedSeed();
+const seed = pinnedSeed(20261202);
 
 const keyOf: KeyOf = (s) => JSON.stringify([s.value, s.context, s.status ?? 'active']);
 

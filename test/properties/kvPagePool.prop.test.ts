@@ -16,14 +16,7 @@ import {
   tryAllocate,
   write as writeRow,
 } from '../machines/poolHarness.ts';
-
-function pinnedSeed(): number {
-  const raw = process.env.KVCHECK_SEED;
-  if (raw === undefined || raw === '') return 20261026;
-  const seed = Number(raw);
-  if (!Number.isInteger(seed)) throw new Error(`KVCHECK_SEED must be an integer, got ${raw}`);
-  return seed;
-}
+import { pinnedSeed } from '../seed.ts';
 
 const seed = pinnedSeed();
 

@@ -14,18 +14,8 @@ import {
 } from '../../machines/scenario.ts';
 import { incident } from '../../scenarios/incident.ts';
 
-/**
- * The seed every property test in this folder runs with: `KVCHECK_SEED` when set (CI sets it in
- * `.ci/run`), else 20261026. A failing run prints its seed and path; set `KVCHECK_SEED` to
- * replay another seed.
- */
-export function pinnedSeed(): number {
-  const raw = process.env.KVCHECK_SEED;
-  if (raw === undefined || raw === '') return 20261026;
-  const seed = Number(raw);
-  if (!Number.isInteger(seed)) throw new Error(`KVCHECK_SEED must be an integer, got ${raw}`);
-  return seed;
-}
+/** The seed every property test in this folder runs with (`../seed.ts`). */
+export { pinnedSeed } from '../seed.ts';
 
 /** Upper bounds of a generated scenario (every lower bound is the smallest valid value). */
 export interface ScenarioBounds {

@@ -1,6 +1,7 @@
 /**
  * Partial-order reduction for kvcheck's composed serving machine: the ample sets it offers the
- * engine (`ExploreOptions.ample`), and the self-check that the footprints they rest on hold.
+ * engine (`ExploreOptions.ample`; `CheckOptions.por`, `check --por`), and the self-check that
+ * the footprints they rest on hold (`check --por-check`).
  *
  * A request's steps are local when they read and write only words of its own block that no
  * other request's step reads or writes (its private words) and change only its own regions.
@@ -37,7 +38,7 @@ import { F, layoutOf } from '../../../machines/layout.ts';
 import { roomsCollide, type Scenario } from '../../../machines/scenario.ts';
 import { createServingMachine } from '../../../machines/servingMachine.ts';
 import type { Variant } from '../../../machines/variants.ts';
-import { type SnapshotLike, visitFootprints } from '../../engine/index.ts';
+import { type Footprint, type SnapshotLike, visitFootprints } from '../../engine/index.ts';
 import { plainState } from '../scenarioResult.ts';
 import { servingEvents } from './servingEvents.ts';
 
@@ -107,26 +108,36 @@ function observed(s: ServingState): string {
   return parts.join('');
 }
 
+/** What the self-check of the reduction found (`checkServingPor`). */
+export interface PorCheck {
+  /** One line per broken assumption, distinct, in the order found; empty when all hold. */
+  readonly problems: readonly string[];
+  /** Steps whose footprints were recorded, enabled or not. */
+  readonly steps: number;
+  /** False when `maxStates` stopped the visit: the lines cover only the states visited. */
+  readonly complete: boolean;
+}
+
 /**
- * The self-check of the reduction on `scenario` × `variant` (`--por-check`'s ground): visits
+ * The self-check of the reduction on `scenario` × `variant` (`check --por-check`): visits
  * every step of the reachable space, enabled or not (`visitFootprints`, at most `maxStates`
- * states), and returns one line per broken assumption, empty when all hold:
+ * states), and reports one line per broken assumption (`PorCheck.problems`):
  * - a step of a `local` type that reads or writes a word outside its request's private fields,
  *   or changes another request's regions;
  * - a step of any request that reads or writes another request's private fields, or changes
  *   its regions;
  * - an enabled `local` step after which some property, trigger or witness (terminal
  *   properties included, as state predicates) says otherwise than before.
- * Lines are distinct and name the event type and the word or property. With shared rooms there
- * is nothing to check (`servingAmple` offers no reduction): it returns no line.
+ * Lines name the event type and the word or property. With shared rooms there is nothing to
+ * check (`servingAmple` offers no reduction): no step is visited and no line reported.
  */
 export function checkServingPor(
   scenario: Scenario,
   variant: Variant,
   local: ReadonlySet<string> = servingLocalEvents,
-  maxStates = 200_000,
-): string[] {
-  if (roomsCollide(scenario)) return [];
+  maxStates = Number.POSITIVE_INFINITY,
+): PorCheck {
+  if (roomsCollide(scenario)) return { problems: [], steps: 0, complete: true };
   const L = layoutOf(scenario);
   const ownerOf = (w: number): number => {
     if (w >= L.requests.length * L.blockWords) return -1;
@@ -136,7 +147,9 @@ export function checkServingPor(
   const problems = new Set<string>();
   const machine = createServingMachine(scenario, variant);
   const events = servingEvents(L.requests);
-  visitFootprints<ServingContext, ExternalEvent>(machine, { events, maxStates }, (step) => {
+  let steps = 0;
+  const visit = (step: Footprint<ServingContext, ExternalEvent>) => {
+    steps++;
     const { event } = step;
     const me = L.indexOf(event.rid);
     const isLocal = local.has(event.type);
@@ -160,8 +173,9 @@ export function checkServingPor(
     const [before, after] = [observed(plainState(step.state)), observed(plainState(step.next))];
     if (before !== after)
       problems.add(`${event.type} (local) is visible: ${changed(before, after)}`);
-  });
-  return [...problems];
+  };
+  const complete = visitFootprints(machine, { events, maxStates }, visit);
+  return { problems: [...problems], steps, complete };
 }
 
 /** A variable's name without its request (`a1.pollPeak` → `pollPeak`), to merge lines. */
