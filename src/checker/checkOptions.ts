@@ -107,15 +107,90 @@ export const checkDefaults = {
   workerLevels: {},
 } as const satisfies Partial<ResolvedCheckOptions>;
 
+/** An option that does not combine with every other: by its `CheckOptions` name. */
+export type LimitedOption =
+  | 'engine'
+  | 'symmetry'
+  | 'exact'
+  | 'order'
+  | 'por'
+  | 'maxMemory'
+  | 'machine';
+
+/** Options set together that cannot be: which rule they break, and the options it names. */
+export interface OptionConflict {
+  /**
+   * `graph`: fast-engine options given to the reference engine, which would ignore them;
+   * `workers`: `workers` above 1 with what needs one thread (the options named, `engine` for
+   * the graph engine); `machine`: `por` with a machine of your own.
+   */
+  readonly rule: 'graph' | 'workers' | 'machine';
+  readonly options: readonly LimitedOption[];
+}
+
+/** Why the reference engine cannot honour each fast-engine option, said of that engine. */
+export const referenceEngineLacks: Readonly<Partial<Record<LimitedOption, string>>> = {
+  symmetry: 'stores full snapshots',
+  exact: 'stores full snapshots',
+  order: 'is breadth first',
+  por: 'expands every state in full',
+  maxMemory: 'has no memory bound',
+};
+
+/** The options of `o` that are set away from their default, among `names`, in that order. */
+function setAmong(o: ResolvedCheckOptions, names: readonly LimitedOption[]): LimitedOption[] {
+  const set: Record<LimitedOption, boolean> = {
+    engine: o.engine === 'graph',
+    symmetry: o.symmetry,
+    exact: o.exact,
+    order: o.order === 'depth',
+    por: o.por,
+    maxMemory: Number.isFinite(o.maxMemory),
+    machine: o.machine !== undefined,
+  };
+  return names.filter((n) => set[n]);
+}
+
 /**
- * Fills in every default of `options`. Throws a plain `Error` naming the option when a fast-engine
- * option is combined with the reference engine (`symmetry`, `exact`, `order: 'depth'`, `por`,
- * `maxMemory`), which would otherwise be silently ignored, when `workers` is not a whole
- * number of at least 1 or, above 1, is combined with what needs one thread, and when `por` is
- * combined with a `machine` of your own.
+ * The rules `o` breaks, each once, in the order the command line reports them (graph, workers,
+ * machine); empty when every option combines. The one statement of which options combine:
+ * `resolveCheckOptions` and the command line's flags both read it.
  */
-export function resolveCheckOptions(options: CheckOptions = {}): ResolvedCheckOptions {
-  const resolved: ResolvedCheckOptions = {
+export function optionConflicts(o: ResolvedCheckOptions): OptionConflict[] {
+  const rules: [OptionConflict['rule'], boolean, LimitedOption[]][] = [
+    ['graph', o.engine === 'graph', ['symmetry', 'exact', 'order', 'por', 'maxMemory']],
+    ['workers', o.workers > 1, ['engine', 'exact', 'order', 'por', 'machine']],
+    ['machine', o.por, ['machine']],
+  ];
+  return rules.flatMap(([rule, applies, names]) => {
+    const options = applies ? setAmong(o, names) : [];
+    return options.length > 0 ? [{ rule, options }] : [];
+  });
+}
+
+/** How the library's errors name each option. */
+const optionText: Readonly<Record<LimitedOption, string>> = {
+  engine: 'the graph engine',
+  symmetry: 'symmetry',
+  exact: 'exact',
+  order: 'order depth',
+  por: 'por',
+  maxMemory: 'maxMemory',
+  machine: 'a machine of your own',
+};
+
+/** The library's error message for `c`. */
+function conflictMessage(c: OptionConflict): string {
+  const names = c.options.map((n) => optionText[n]).join(', ');
+  if (c.rule === 'graph') return `${names} need the fast engine; the reference engine is graph`;
+  if (c.rule === 'workers')
+    return `workers run one breadth-first fingerprint search; not with ${names}`;
+  return "por rests on the built-in machine's measured footprints; not with a machine of your own";
+}
+
+/** `options` with every default filled in, unchecked (see `resolveCheckOptions`). */
+export function withCheckDefaults(options: CheckOptions = {}): ResolvedCheckOptions {
+  return {
     properties: options.properties,
     requiredWitnesses: options.requiredWitnesses ?? [],
     engine: options.engine ?? checkDefaults.engine,
@@ -132,6 +207,18 @@ export function resolveCheckOptions(options: CheckOptions = {}): ResolvedCheckOp
     workers: options.workers ?? checkDefaults.workers,
     workerLevels: options.workerLevels ?? checkDefaults.workerLevels,
   };
+}
+
+/**
+ * Fills in every default of `options`. Throws a plain `Error` when `workers` or a
+ * `workerLevels` value is not a whole number of at least 1, and, naming the options, when
+ * options are combined that do not combine (`optionConflicts`): fast-engine options (`symmetry`,
+ * `exact`, `order: 'depth'`, `por`, `maxMemory`) with the reference engine, which would
+ * otherwise silently ignore them; `workers` above 1 with what needs one thread; `por` with a
+ * `machine` of your own.
+ */
+export function resolveCheckOptions(options: CheckOptions = {}): ResolvedCheckOptions {
+  const resolved = withCheckDefaults(options);
   for (const [name, n] of Object.entries(resolved.workerLevels)) {
     if (!Number.isInteger(n) || n < 1) {
       throw new Error(`workerLevels.${name} must be a whole number of at least 1, not ${n}`);
@@ -140,36 +227,7 @@ export function resolveCheckOptions(options: CheckOptions = {}): ResolvedCheckOp
   if (!Number.isInteger(resolved.workers) || resolved.workers < 1) {
     throw new Error(`workers must be a whole number of at least 1, not ${resolved.workers}`);
   }
-  if (resolved.workers > 1) {
-    const oneThread = [
-      resolved.engine === 'graph' && 'the graph engine',
-      resolved.exact && 'exact',
-      resolved.order === 'depth' && 'order depth',
-      resolved.por && 'por',
-      resolved.machine && 'a machine of your own',
-    ].filter((x): x is string => typeof x === 'string');
-    if (oneThread.length > 0) {
-      throw new Error(
-        `workers run one breadth-first fingerprint search; not with ${oneThread.join(', ')}`,
-      );
-    }
-  }
-  if (resolved.engine === 'graph') {
-    const fastOnly = [
-      resolved.symmetry && 'symmetry',
-      resolved.exact && 'exact',
-      resolved.order === 'depth' && 'order depth',
-      resolved.por && 'por',
-      Number.isFinite(resolved.maxMemory) && 'maxMemory',
-    ].filter((x): x is string => typeof x === 'string');
-    if (fastOnly.length > 0) {
-      throw new Error(`${fastOnly.join(', ')} need the fast engine; the reference engine is graph`);
-    }
-  }
-  if (resolved.por && resolved.machine) {
-    throw new Error(
-      "por rests on the built-in machine's measured footprints; not with a machine of your own",
-    );
-  }
+  const [conflict] = optionConflicts(resolved);
+  if (conflict) throw new Error(conflictMessage(conflict));
   return resolved;
 }

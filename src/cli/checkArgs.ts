@@ -7,8 +7,13 @@ import {
   type CheckOptions,
   type EngineName,
   engineNames,
+  type LimitedOption,
+  type OptionConflict,
+  optionConflicts,
+  referenceEngineLacks,
   type SearchOrder,
   searchOrders,
+  withCheckDefaults,
 } from '../checker/checkOptions.ts';
 import { oneOf, positiveSeconds, UsageError, wholeNumber } from './usageError.ts';
 
@@ -46,19 +51,40 @@ export function withWorkersOption(command: Command): Command {
 export function workersFrom(text: string | undefined, search: CheckOptions): number {
   if (text === undefined) return 1;
   const workers = wholeNumber('--workers', text, 1);
-  if (workers === 1) return workers;
-  const oneThread = [
-    search.engine === 'graph' && '--engine graph',
-    search.exact && '--exact',
-    search.order === 'depth' && '--search depth',
-    search.por && '--por on',
-  ].filter((x): x is string => typeof x === 'string');
-  if (oneThread.length > 0) {
+  const conflict = conflictOf({ ...search, workers }, 'workers');
+  if (conflict) {
     throw new UsageError(
-      `--workers ${workers} needs the fast engine's breadth-first fingerprint search; not with ${oneThread.join(', ')}`,
+      `--workers ${workers} needs the fast engine's breadth-first fingerprint search; not with ${conflict.map(flagOf).join(', ')}`,
     );
   }
   return workers;
+}
+
+/** How the command line names each option that does not combine with every other. */
+function flagOf(option: LimitedOption): string {
+  const flags: Record<LimitedOption, string> = {
+    engine: '--engine graph',
+    symmetry: '--symmetry on',
+    exact: '--exact',
+    order: '--search depth',
+    por: '--por on',
+    maxMemory: '--max-memory',
+    machine: 'a machine of your own',
+  };
+  return flags[option];
+}
+
+/** The options of `options` that break `rule` (`optionConflicts`), or undefined. */
+function conflictOf(
+  options: CheckOptions,
+  rule: OptionConflict['rule'],
+): readonly LimitedOption[] | undefined {
+  return optionConflicts(withCheckDefaults(options)).find((c) => c.rule === rule)?.options;
+}
+
+/** `a`, `a and b`, `a, b and c`. */
+function andList(items: readonly string[]): string {
+  return items.length < 2 ? items.join('') : `${items.slice(0, -1).join(', ')} and ${items.at(-1)}`;
 }
 
 /**
@@ -134,29 +160,7 @@ export function searchOptionsFrom(args: SearchArgs): CheckOptions {
     args.maxSeconds === undefined ? undefined : positiveSeconds('--max-seconds', args.maxSeconds);
   const maxMemory =
     args.maxMemory === undefined ? undefined : wholeNumber('--max-memory', args.maxMemory, 1);
-  if (engine === 'graph') {
-    if (symmetry || exact) {
-      throw new UsageError(
-        '--symmetry on and --exact need --engine fast; the reference engine stores full snapshots',
-      );
-    }
-    if (por) {
-      throw new UsageError(
-        '--por on needs --engine fast; the reference engine expands every state in full',
-      );
-    }
-    if (order === 'depth') {
-      throw new UsageError(
-        '--search depth needs --engine fast; the reference engine is breadth first',
-      );
-    }
-    if (maxMemory !== undefined) {
-      throw new UsageError(
-        '--max-memory needs --engine fast; the reference engine has no memory bound',
-      );
-    }
-  }
-  return {
+  const options: CheckOptions = {
     engine,
     symmetry,
     exact,
@@ -166,4 +170,12 @@ export function searchOptionsFrom(args: SearchArgs): CheckOptions {
     ...(maxSeconds !== undefined ? { maxSeconds } : {}),
     ...(maxMemory !== undefined ? { maxMemory } : {}),
   };
+  const fastOnly = conflictOf(options, 'graph');
+  if (fastOnly) {
+    const lacks = [...new Set(fastOnly.map((o) => referenceEngineLacks[o]))];
+    throw new UsageError(
+      `${andList(fastOnly.map(flagOf))} ${fastOnly.length > 1 ? 'need' : 'needs'} --engine fast; the reference engine ${andList(lacks.filter((x): x is string => x !== undefined))}`,
+    );
+  }
+  return options;
 }

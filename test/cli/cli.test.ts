@@ -1056,7 +1056,14 @@ describe('check --engine', () => {
 
   it('refuses symmetry with the reference engine', async () => {
     expect(usageError(await run('check', '--engine', 'graph', '--symmetry', 'on'))).toBe(
-      'error: --symmetry on and --exact need --engine fast; the reference engine stores full snapshots',
+      'error: --symmetry on needs --engine fast; the reference engine stores full snapshots',
+    );
+  });
+
+  it('names every fast-engine option given to the reference engine, with why', async () => {
+    const r = await run('check', '--engine', 'graph', '--exact', '--search', 'depth', '--por');
+    expect(usageError(r)).toBe(
+      'error: --exact, --search depth and --por on need --engine fast; the reference engine stores full snapshots, is breadth first and expands every state in full',
     );
   });
 

@@ -5,7 +5,8 @@
  * prefill errors, retraction, pull transfer, a shared prefix), under every built-in variant
  * and every catalogue variant. For each, the footprints the reduction rests on hold
  * (`checkServingPor`), and the reduced check concludes as the unreduced one: the verdict, each
- * property's status and shortest trace length, the witnesses reached, the coverage.
+ * property's status and shortest trace length, the witnesses reached, the coverage; and so
+ * does the reduced check with symmetry reduction on as well (coverage aside).
  *
  * The seed is pinned (KVCHECK_SEED, else 20261026) and printed in the titles; fast-check prints
  * the seed and path of a failure.
@@ -83,6 +84,12 @@ describe(`partial-order reduction over generated scenarios (seed: ${seed})`, () 
       const reduced = check(scenario, variant, { maxStates, por: true });
       expect(conclusions(reduced)).toEqual(conclusions(full));
       expect(reduced.stats.states).toBeLessThanOrEqual(full.stats.states);
+      // With symmetry too (which records no coverage: a representative renames requests).
+      const both = check(scenario, variant, { maxStates, por: true, symmetry: true });
+      expect({ ...conclusions(both), coverage: [] }).toEqual({
+        ...conclusions(full),
+        coverage: [],
+      });
     },
   );
 });
