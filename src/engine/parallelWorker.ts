@@ -10,7 +10,7 @@ import { parentPort } from 'node:worker_threads';
 import type { EventObject } from 'xstate';
 import { tableHas } from './compactStore.ts';
 import { compileMachine } from './compiledMachine.ts';
-import type { ConfigView, EngineState } from './configView.ts';
+import type { EngineState } from './configView.ts';
 import { offeredEvents } from './events.ts';
 import { initialState } from './initialState.ts';
 import {
@@ -168,14 +168,10 @@ class Expander<C, E extends EventObject> {
     let enabled = 0;
     for (let i = 0; i < offered.length; i++) {
       const event = offered[i] as EventObject;
-      if (!search.interp.step(state, event)) continue;
+      const next = search.successor(state, event);
+      if (next === null) continue;
       enabled++;
       const journalFrom = this.journal.length;
-      let next: EngineState = {
-        view: search.interp.nextView as ConfigView,
-        context: search.interp.nextContext,
-      };
-      if (options.symmetry) next = search.canonical(next);
       const snap = search.snapshot(next);
       options.onMove?.(source, event as E, snap);
       this.prints.of(next.view, next.context, hint);

@@ -124,6 +124,18 @@ export class Search<C, E extends EventObject> {
     return new EngineSnapshot<C>(state.view, state.context as C);
   }
 
+  /**
+   * The successor of `state` by `event`, canonical under symmetry, or null when `event` is not
+   * enabled. Its context may be the interpreter's scratch, valid until the next step:
+   * `Interpreter.detach` keeps it.
+   */
+  successor(state: EngineState, event: EventObject): EngineState | null {
+    const interp = this.interp;
+    if (!interp.step(state, event)) return null;
+    const next = { view: interp.nextView as ConfigView, context: interp.nextContext };
+    return this.options.symmetry ? this.canonical(next) : next;
+  }
+
   /** `state` mapped to its representative by `options.symmetry`, or itself. */
   canonical(state: EngineState): EngineState {
     const sym = this.options.symmetry;
@@ -212,16 +224,13 @@ export class Search<C, E extends EventObject> {
         return;
       }
     }
-    const interp = this.interp;
     let enabled = 0;
     for (let i = 0; i < offered.length; i++) {
       const event = offered[i] as EventObject;
-      if (!interp.step(item, event)) continue;
+      const to = this.successor(item, event);
+      if (to === null) continue;
       enabled++;
-      let view = interp.nextView as ConfigView;
-      let context = interp.nextContext;
-      if (this.options.symmetry) ({ view, context } = this.canonical({ view, context }));
-      if (this.take(item, source, event, view, context, next)) return;
+      if (this.take(item, source, event, to.view, to.context, next)) return;
     }
     if (enabled === 0 && this.terminal.length > 0) this.checkAll(this.terminal, item);
   }
@@ -236,18 +245,13 @@ export class Search<C, E extends EventObject> {
     item: Item,
     candidates: readonly (readonly E[])[],
   ): [EventObject, EngineState][] | null {
-    const interp = this.interp;
     for (const candidate of candidates) {
       const moves: [EventObject, EngineState][] = [];
       for (const event of candidate) {
-        if (!interp.step(item, event)) continue;
-        let state: EngineState = {
-          view: interp.nextView as ConfigView,
-          context: interp.nextContext,
-        };
-        if (this.options.symmetry) state = this.canonical(state);
+        const state = this.successor(item, event);
+        if (state === null) continue;
         if (this.store.has(state.view, state.context)) return null;
-        moves.push([event, { view: state.view, context: interp.detach(state.context) }]);
+        moves.push([event, { view: state.view, context: this.interp.detach(state.context) }]);
       }
       if (moves.length > 0) return moves;
     }
