@@ -13,35 +13,7 @@ import type { TraceStep } from '../checker/outcome.ts';
 import { findPaths } from '../paths/index.ts';
 import { replayText, replayTrace } from '../replay/replay.ts';
 import { changeText } from './changeText.ts';
-import type { Counterexample } from './reportModel.ts';
-
-/** A step of a counterexample that makes its failure, told by its deciding changes. */
-export interface KeyStep {
-  readonly step: number;
-  readonly event: string;
-  readonly rid: string;
-  readonly text: string;
-}
-
-/** One violated property, told for a review. */
-export interface Finding {
-  readonly property: string;
-  readonly statement: string;
-  readonly scenario: string;
-  readonly variant: string;
-  readonly steps: number;
-  /** Index of its counterexample in the report's list (for the link). */
-  readonly counterexample: number;
-  readonly keySteps: readonly KeyStep[];
-  /** The trace replayed under each other variant, in one sentence each. */
-  readonly replays: readonly { readonly variant: string; readonly text: string }[];
-}
-
-/** What the structural path check says of one variant. */
-export interface StructuralFinding {
-  readonly variant: string;
-  readonly paths: number;
-}
+import type { Counterexample, Finding, KeyStep, StructuralFinding } from './reportModel.ts';
 
 /** What makes a change of a trace decisive: the requests and pages the failure goes through. */
 interface Decisive {

@@ -23,7 +23,6 @@ import type {
 import { count, plural } from '../numbers.ts';
 import { offByMechanism, type RegionCoverage } from './coverage.ts';
 import type { DeploymentSection } from './deploymentSection.ts';
-import type { Finding, StructuralFinding } from './findings.ts';
 
 /** A drawn statechart: Mermaid text for Markdown, SVG for HTML. */
 export interface Diagram {
@@ -31,6 +30,34 @@ export interface Diagram {
   readonly caption: string;
   readonly mermaid: string;
   readonly svg: string;
+}
+
+/** A step of a counterexample that makes its failure, told by its deciding changes. */
+export interface KeyStep {
+  readonly step: number;
+  readonly event: string;
+  readonly rid: string;
+  readonly text: string;
+}
+
+/** One violated property, told for a review. */
+export interface Finding {
+  readonly property: string;
+  readonly statement: string;
+  readonly scenario: string;
+  readonly variant: string;
+  readonly steps: number;
+  /** Index of its counterexample in the report's list (for the link). */
+  readonly counterexample: number;
+  readonly keySteps: readonly KeyStep[];
+  /** The trace replayed under each other variant, in one sentence each. */
+  readonly replays: readonly { readonly variant: string; readonly text: string }[];
+}
+
+/** What the structural path check says of one variant. */
+export interface StructuralFinding {
+  readonly variant: string;
+  readonly paths: number;
 }
 
 /** A counterexample with its two drawings. */
