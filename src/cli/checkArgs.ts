@@ -61,18 +61,18 @@ export function workersFrom(text: string | undefined, search: CheckOptions): num
 }
 
 /** How the command line names each option that does not combine with every other. */
-function flagOf(option: LimitedOption): string {
-  const flags: Record<LimitedOption, string> = {
-    engine: '--engine graph',
-    symmetry: '--symmetry on',
-    exact: '--exact',
-    order: '--search depth',
-    por: '--por on',
-    maxMemory: '--max-memory',
-    machine: 'a machine of your own',
-  };
-  return flags[option];
-}
+const flags: Readonly<Record<LimitedOption, string>> = {
+  engine: '--engine graph',
+  symmetry: '--symmetry on',
+  exact: '--exact',
+  order: '--search depth',
+  por: '--por on',
+  maxMemory: '--max-memory',
+  machine: 'a machine of your own',
+};
+
+/** The flag that sets `option` (`flags`). */
+const flagOf = (option: LimitedOption): string => flags[option];
 
 /** The options of `options` that break `rule` (`optionConflicts`), or undefined. */
 function conflictOf(
