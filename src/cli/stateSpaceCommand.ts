@@ -77,7 +77,6 @@ export async function runStateSpace(args: StateSpaceArgs, io: Io): Promise<ExitC
   );
   const format = oneOf('format', args.format, ['dot', 'svg']);
   const names = [...new Set(args.invariant)].map((n) => oneOf('invariant', n, propertyNames));
-  const selected = (names.length > 0 ? names : propertyNames).flatMap((n) => properties[n] ?? []);
   const rids = scenario.requests.map((r) => r.id);
   const project =
     args.project === undefined ? undefined : oneOf('--project request id', args.project, rids);
@@ -89,12 +88,14 @@ export async function runStateSpace(args: StateSpaceArgs, io: Io): Promise<ExitC
     ...(maxStates !== undefined ? { maxStates } : {}),
     ...(maxSeconds !== undefined ? { maxSeconds } : {}),
   });
-  const violating = violatingVertices(graph, selected);
   const bounded = graph.bound ? ` (search stopped by ${graph.bound.reason})` : '';
   const chosen = names.length > 0 ? names : propertyNames;
-  const violated = chosen.filter(
-    (n) => violatingVertices(graph, properties[n] ? [properties[n]] : []).size > 0,
+  // Each property's violating vertices once; the drawing marks their union.
+  const perProperty = chosen.map(
+    (n) => [n, violatingVertices(graph, properties[n] ? [properties[n]] : [])] as const,
   );
+  const violating = new Set(perProperty.flatMap(([, vs]) => [...vs]));
+  const violated = perProperty.filter(([, vs]) => vs.size > 0).map(([n]) => n);
   const verdictText =
     violated.length > 0
       ? `; violated: ${violated.join(', ')}`
