@@ -230,8 +230,12 @@ function observedChanges(b: ServingState, d: DecodedStep, rid: RequestId): Trace
  * reads and replies.
  */
 export function stepChanges(a: ServingState, b: ServingState): TraceChange[] {
+  return changesOf(a, b, { da: decodeContext(a.context), db: decodeContext(b.context) });
+}
+
+/** `stepChanges` with both contexts decoded already (`d`). */
+function changesOf(a: ServingState, b: ServingState, d: DecodedStep): TraceChange[] {
   const rids = requestIds(b);
-  const d: DecodedStep = { da: decodeContext(a.context), db: decodeContext(b.context) };
   return [
     ...rids.flatMap((rid) => ownChanges(a, b, d, rid)),
     ...poolChanges({ node: 'prefill', a: d.da.prefillPool, b: d.db.prefillPool, next: b }),
@@ -250,17 +254,21 @@ export function traceFrom(
   message: string,
 ): Trace {
   let prev = initial;
+  // Each state is decoded once, though it is the end of one step and the start of the next.
+  let decoded = decodeContext(initial.context);
   const steps = path.map(({ event, state }, i): TraceStep => {
+    const next = decodeContext(state.context);
     const step = {
       step: i + 1,
       actor: eventActor[event.type],
       event: event.type,
       rid: event.rid,
       tenant: tenantOf(state, event.rid) ?? '?',
-      changes: stepChanges(prev, state),
+      changes: changesOf(prev, state, { da: decoded, db: next }),
       regions: regionSnapshot(state),
     };
     prev = state;
+    decoded = next;
     return step;
   });
   return { message, steps };
