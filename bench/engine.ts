@@ -314,8 +314,8 @@ export function engineBench(json: boolean, quick: boolean, largeSeconds = 300): 
 
 /**
  * `--large-seconds N` from the command line: a bound on each `incident-large` run (default 300);
- * `--large-seconds none` runs them unbounded (an exhaustive check of `fixed`, which takes about
- * 42 minutes on one core; see docs/performance.md).
+ * `--large-seconds none` runs them unbounded (an exhaustive check of `fixed`: about an hour on
+ * one core; see docs/performance.md).
  */
 export function largeSecondsArg(argv: readonly string[]): number {
   const at = argv.indexOf('--large-seconds');

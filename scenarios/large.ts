@@ -13,10 +13,10 @@ import type { Scenario } from '../machines/scenario.ts';
  * two 1-token requests are interchangeable, so symmetry reduction halves the space.
  *
  * Named (`--scenario incident-large`) but not run by default: the fast engine's exhaustive run
- * (depth first, with symmetry) takes 42 minutes on one core (`fixed` passes: 83,458,446
- * representatives, 166,908,459 states, every required witness reached; the README's
- * performance section gives the figures), so `kvcheck all` and the test suite leave it out, and
- * the benchmark runs it under a time bound.
+ * (depth first, with symmetry and partial-order reduction) takes 55 minutes on one core
+ * (`fixed` passes: 101,686,469 representatives, 203,361,669 states, every required witness
+ * reached; docs/performance.md gives the figures), so `kvcheck all` and the test suite leave it
+ * out, and the benchmark runs it under a time bound.
  */
 export const incidentLarge: Scenario = {
   name: 'incident-large',

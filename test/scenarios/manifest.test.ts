@@ -91,7 +91,13 @@ describe('the manifest', () => {
     expect(measuredRows.map(pairOf)).toEqual(['incident-large/fixed']);
     const [row] = measuredRows;
     if (!row?.measured) throw new Error('no measured row');
-    expect(row).toMatchObject({ status: 'ok', violated: [], symmetry: true, search: 'depth' });
+    expect(row).toMatchObject({
+      status: 'ok',
+      violated: [],
+      symmetry: true,
+      search: 'depth',
+      por: true,
+    });
     const figures = [
       row.measured.command,
       `after ${count(row.measured.seconds)} seconds`,
@@ -114,6 +120,7 @@ describe.each(rerun)('$scenario under $variant', (row) => {
       engine: 'fast',
       symmetry: row.symmetry ?? false,
       order: row.search ?? 'breadth',
+      por: row.por ?? false,
       requiredWitnesses: scenario.witnesses,
     });
   });
