@@ -55,25 +55,30 @@ export function worseCode(a: ExitCode, b: ExitCode): ExitCode {
   return a === exitCode.ok ? b : a;
 }
 
+/** What a self-check concluded: a problem found, nothing to check, a bound hit, or all held. */
+type PorCheckStatus = 'broken' | 'none' | 'incomplete' | 'holds';
+
+/** The status of `found`, read the same way by the text and the JSON. */
+function statusOf(found: PorCheck): PorCheckStatus {
+  if (found.problems.length > 0) return 'broken';
+  if (found.steps === 0) return 'none';
+  return found.complete ? 'holds' : 'incomplete';
+}
+
 function runLine(r: PorCheckRun, colour: boolean): string[] {
   const where = `${r.scenario} × ${r.variant}`;
-  const { problems, steps, complete } = r.found;
-  if (problems.length > 0) {
+  const { problems, steps } = r.found;
+  const status = statusOf(r.found);
+  if (status === 'broken') {
     const head = `${paint(colour, 'red', '[broken]')} ${where}: ${problems.length === 1 ? '1 footprint' : `${problems.length} footprints`} not as declared (${count(steps)} steps)`;
     return [head, ...problems.map((p) => `    ${p}`)];
   }
-  if (steps === 0)
-    return [
-      `${paint(colour, 'dim', '[none]')} ${where}: no reduction to check (requests share bootstrap rooms)`,
-    ];
-  if (!complete) {
-    return [
-      `${paint(colour, 'yellow', '[incomplete]')} ${where}: as declared over ${count(steps)} steps, but --max-states stopped the visit`,
-    ];
-  }
-  return [
-    `${paint(colour, 'green', '[holds]')} ${where}: every footprint as declared (${count(steps)} steps)`,
-  ];
+  const lines: Record<Exclude<PorCheckStatus, 'broken'>, string> = {
+    none: `${paint(colour, 'dim', '[none]')} ${where}: no reduction to check (requests share bootstrap rooms)`,
+    incomplete: `${paint(colour, 'yellow', '[incomplete]')} ${where}: as declared over ${count(steps)} steps, but --max-states stopped the visit`,
+    holds: `${paint(colour, 'green', '[holds]')} ${where}: every footprint as declared (${count(steps)} steps)`,
+  };
+  return [lines[status]];
 }
 
 /** The self-checks as text: a heading, then one line per scenario × variant and its problems. */
@@ -90,14 +95,7 @@ export function porCheckJson(runs: readonly PorCheckRun[]): object[] {
   return runs.map((r) => ({
     scenario: r.scenario,
     variant: r.variant,
-    status:
-      r.found.problems.length > 0
-        ? 'broken'
-        : r.found.steps === 0
-          ? 'none'
-          : r.found.complete
-            ? 'holds'
-            : 'incomplete',
+    status: statusOf(r.found),
     steps: r.found.steps,
     problems: r.found.problems,
   }));
