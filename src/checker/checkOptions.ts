@@ -51,18 +51,20 @@ export interface CheckOptions {
   /** Fast engine: stops the search (incomplete, bound `interrupted`) once aborted. */
   readonly signal?: AbortSignal;
   /**
-   * Fast engine, `checkAsync`: worker threads that expand the breadth-first frontier once a
-   * level holds 4,096 states (smaller spaces stay on one thread). The result is the same as
+   * Fast engine, `checkAsync`: worker threads that expand the breadth-first frontier. They start
+   * with the search and take over once they have started and a level holds 512 states, or at
+   * the first level of 4,096 states in any case (see `workerLevels`). The result is the same as
    * with one thread. Needs breadth-first order, fingerprints (not `exact`) and no `machine`;
    * `check`, which cannot wait, runs on one thread. @default 1
    */
   readonly workers?: number;
   /**
-   * With `workers` above 1: the level size at which the workers take over (@default 4096) and
-   * the states the main thread sends a worker at a time (@default 1024). Tuning only; the
-   * result does not depend on them.
+   * With `workers` above 1 (see the engine's `WorkerOptions`): the workers start with the
+   * search and take over at the first level of `early` states (@default 512) once they have
+   * started, or of `from` states (@default 4096) in any case; the main thread sends a worker
+   * `chunk` states at a time (@default 1024). Tuning only; the result does not depend on them.
    */
-  readonly workerLevels?: { readonly from?: number; readonly chunk?: number };
+  readonly workerLevels?: WorkerLevels;
   /**
    * The machine to explore instead of the one `createServingMachine(scenario, variant)` builds:
    * one made for the same scenario, with implementations replaced through `machine.provide` (a
@@ -87,7 +89,14 @@ export interface ResolvedCheckOptions {
   readonly signal: AbortSignal | undefined;
   readonly machine: ServingMachine | undefined;
   readonly workers: number;
-  readonly workerLevels: { readonly from?: number; readonly chunk?: number };
+  readonly workerLevels: WorkerLevels;
+}
+
+/** When the worker threads take over, and how much they are sent at a time (`CheckOptions`). */
+export interface WorkerLevels {
+  readonly from?: number;
+  readonly early?: number;
+  readonly chunk?: number;
 }
 
 /**

@@ -153,7 +153,11 @@ export class CompiledMachine {
     return this.valueAt(0, flags, done);
   }
 
-  private valueAt(n: number, flags: Uint8Array, done: boolean): StateValue {
+  /**
+   * The state value of node `n`'s subtree in the configuration `flags` (what `stateValueOf`
+   * puts under `n`'s key): a string for a compound node whose active child is atomic or final.
+   */
+  valueAt(n: number, flags: Uint8Array, done: boolean): StateValue {
     const kind = this.kind[n];
     if (kind === COMPOUND) {
       const c = this.activeChild(flags, n);

@@ -7,12 +7,19 @@
  *
  * Views are found by a Zobrist hash (the xor of one random word per active node, plus one for
  * done) that the interpreter updates as it enters and exits nodes, then compared byte for byte.
+ *
+ * A machine whose root is parallel (the serving machine: one region per request) has far more
+ * configurations than any of its root's children has sub-configurations, so a new view is put
+ * together from parts: one per child of the root, interned by the child's subtree (document
+ * order makes it a contiguous range of nodes), each holding that subtree's state value, active
+ * nodes, event types, tags and selection plans. Building a view then costs a lookup per child
+ * instead of a walk, a serialisation and a plan per event type.
  */
 import type { EventObject, StateValue } from 'xstate';
 import { matchesState } from 'xstate';
-import type { CompiledMachine } from './compiledMachine.ts';
-import { type Hash64, hashString } from './fingerprint.ts';
-import type { Plan } from './selection.ts';
+import { type CompiledMachine, PARALLEL } from './compiledMachine.ts';
+import { fmix32, type Hash64, mixA, mixB } from './fingerprint.ts';
+import type { Plan, SubtreePlans } from './selection.ts';
 import type { ActiveNode, SnapshotLike } from './types.ts';
 
 /** Everything that depends on the configuration alone. */
@@ -34,11 +41,29 @@ export interface ConfigView {
   readonly tags: ReadonlySet<string>;
   /** Selection plans per event type for this configuration (see `selection.ts`). */
   readonly plans: Map<string, Plan | null>;
+  /**
+   * The parts of the root's children, in child order, when the root is parallel and the
+   * configuration is not done (see the module doc); null otherwise.
+   */
+  readonly parts: readonly ConfigPart[] | null;
   /** The default offered events (one bare event per own type), built on first use. */
   bareEvents: readonly EventObject[] | null;
 }
 
-/** One state of the machine as the engine stores it. */
+/** What a view takes from one child subtree of a parallel root (see the module doc). */
+export interface ConfigPart extends SubtreePlans {
+  /** The subtree's flags (its range of `ConfigView.flags`). */
+  readonly flags: Uint8Array;
+  /** The xor of the Zobrist words of the subtree's active nodes. */
+  readonly zobrist: number;
+  /** The subtree's state value (interned: see `internValue`). */
+  readonly value: StateValue;
+  readonly nodes: readonly ActiveNode[];
+  readonly ownTypes: readonly string[];
+  readonly tags: readonly string[];
+}
+
+/** One state of the machine as the engine holds it. */
 export interface EngineState {
   readonly view: ConfigView;
   readonly context: unknown;
@@ -47,7 +72,7 @@ export interface EngineState {
 /**
  * `v` frozen, with every object below its root replaced by the equal (same JSON text) object
  * `seen` already holds, if any: the state values of configurations share their equal parts (one
- * request's regions, say) instead of each holding a copy.
+ * request's regions, say) instead of each holding a copy. `root`: `v` itself is not shared.
  */
 function internValue(v: StateValue, seen: Map<string, StateValue>, root = true): StateValue {
   if (typeof v !== 'object' || v === null) return v;
@@ -71,9 +96,97 @@ function configKey(flags: Uint8Array, done: boolean): string {
   return String.fromCharCode(...active) + (done ? '!' : '|');
 }
 
-function sameFlags(a: Uint8Array, b: Uint8Array): boolean {
-  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
+/** `hashString(configKey(flags, done), …)`, without building the key. */
+function configHash(flags: Uint8Array, done: boolean): Hash64 {
+  let a = 0x1b873593;
+  let b = 0xcc9e2d51;
+  let length = 1;
+  for (let n = 0; n < flags.length; n++) {
+    if (flags[n] !== 1) continue;
+    a = mixA(a, n);
+    b = mixB(b, n);
+    length++;
+  }
+  const end = done ? 0x21 : 0x7c;
+  return { a: fmix32(mixA(a, end) ^ length), b: fmix32(mixB(b, end) ^ length) };
+}
+
+/** Whether `a` equals `b` from `from` on (for `a.length` bytes). */
+function sameFlags(a: Uint8Array, b: Uint8Array, from: number): boolean {
+  // A whole configuration is compared natively; a subtree's range byte by byte.
+  if (from === 0 && a.length === b.length) return Buffer.compare(a, b) === 0;
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[from + i]) return false;
   return true;
+}
+
+/** Flags, with a done flag for a whole configuration (none for a subtree's). */
+interface Flagged {
+  readonly flags: Uint8Array;
+  readonly done?: boolean;
+}
+
+function matches(item: Flagged, flags: Uint8Array, from: number, done?: boolean): boolean {
+  return item.done === done && sameFlags(item.flags, flags, from);
+}
+
+/** A view; its key is built on first use (only exact stores and diagnostics read it). */
+class View implements ConfigView {
+  private keyText: string | null = null;
+  readonly plans = new Map<string, Plan | null>();
+  bareEvents: readonly EventObject[] | null = null;
+
+  constructor(
+    readonly flags: Uint8Array,
+    readonly done: boolean,
+    readonly zobrist: number,
+    readonly hash: Hash64,
+    readonly value: StateValue,
+    readonly nodes: readonly ActiveNode[],
+    readonly ownTypes: readonly string[],
+    readonly tags: ReadonlySet<string>,
+    readonly parts: readonly ConfigPart[] | null,
+  ) {}
+
+  get key(): string {
+    this.keyText ??= configKey(this.flags, this.done);
+    return this.keyText;
+  }
+}
+
+/**
+ * Configurations (or subtree configurations) by a 32-bit hash of their flags, with the items of
+ * one hash in a list on a collision.
+ */
+class Buckets<T extends Flagged> {
+  private readonly map = new Map<number, T | T[]>();
+
+  /** The item with hash `h` whose flags are those of `flags` from `from` on, and `done`. */
+  find(h: number, flags: Uint8Array, from: number, done?: boolean): T | undefined {
+    const found = this.map.get(h);
+    if (found === undefined) return undefined;
+    if (!Array.isArray(found)) return matches(found, flags, from, done) ? found : undefined;
+    for (const item of found) if (matches(item, flags, from, done)) return item;
+    return undefined;
+  }
+
+  /** Adds `item` under hash `h`. */
+  add(h: number, item: T): void {
+    const found = this.map.get(h);
+    if (found === undefined) this.map.set(h, item);
+    else if (Array.isArray(found)) found.push(item);
+    else this.map.set(h, [found, item]);
+  }
+}
+
+/** A child subtree of a parallel root: its node range `[from, to)` and its parts. */
+interface Subtree {
+  readonly from: number;
+  readonly to: number;
+  /** The child's key in the root's state value. */
+  readonly key: string;
+  readonly parts: Buckets<ConfigPart>;
+  /** The same parts by their (interned) state value. */
+  readonly byValue: Map<StateValue, ConfigPart>;
 }
 
 /** The interned configurations of one compiled machine. */
@@ -81,10 +194,14 @@ export class ViewCache {
   /** One random word per state node; `doneWord` marks a done configuration. */
   readonly words: Int32Array;
   readonly doneWord: number;
-  private readonly buckets = new Map<number, ConfigView | ConfigView[]>();
+  private readonly views = new Buckets<ConfigView>();
   private count = 0;
   /** The state values and their parts built so far, by JSON text (see `internValue`). */
   private readonly values = new Map<string, StateValue>();
+  /** With a parallel root, its children's subtrees (see `subtreesOf`); empty otherwise. */
+  private readonly subtrees: readonly Subtree[];
+  /** Flags put together by `ofValue` (the root active), reused. */
+  private readonly scratch: Uint8Array;
 
   constructor(private readonly m: CompiledMachine) {
     let seed = 0x2545f491;
@@ -94,6 +211,9 @@ export class ViewCache {
     };
     this.words = Int32Array.from({ length: m.size }, next);
     this.doneWord = next();
+    this.subtrees = m.kind[0] === PARALLEL ? subtreesOf(m) : [];
+    this.scratch = new Uint8Array(m.size);
+    this.scratch[0] = 1;
   }
 
   /** The Zobrist hash of a configuration. */
@@ -103,20 +223,36 @@ export class ViewCache {
     return h;
   }
 
+  /**
+   * The view of the configuration whose state value is `value` (as `stateValueOf` gives it).
+   * A value made of the parts' own values (a symmetry's image moves them between requests) is
+   * put together from them; any other is walked (`flagsFromValue`).
+   */
+  ofValue(value: StateValue, done: boolean): ConfigView {
+    if (!done && this.subtrees.length > 0 && typeof value === 'object') {
+      const flags = this.scratch;
+      let zobrist = this.words[0] as number;
+      let known = true;
+      for (const { from, key, byValue } of this.subtrees) {
+        const part = byValue.get(value[key] as StateValue);
+        if (part === undefined) {
+          known = false;
+          break;
+        }
+        flags.set(part.flags, from);
+        zobrist ^= part.zobrist;
+      }
+      if (known) return this.of(flags, false, zobrist);
+    }
+    return this.of(this.m.flagsFromValue(value), done);
+  }
+
   /** The view of the configuration `flags` (copied if new), whose Zobrist hash is `zobrist`. */
   of(flags: Uint8Array, done: boolean, zobrist = this.zobrist(flags, done)): ConfigView {
-    const found = this.buckets.get(zobrist);
-    if (found !== undefined) {
-      if (!Array.isArray(found)) {
-        if (found.done === done && sameFlags(found.flags, flags)) return found;
-      } else {
-        for (const v of found) if (v.done === done && sameFlags(v.flags, flags)) return v;
-      }
-    }
+    const found = this.views.find(zobrist, flags, 0, done);
+    if (found !== undefined) return found;
     const view = this.build(flags.slice(), done, zobrist);
-    if (found === undefined) this.buckets.set(zobrist, view);
-    else if (Array.isArray(found)) found.push(view);
-    else this.buckets.set(zobrist, [found, view]);
+    this.views.add(zobrist, view);
     this.count++;
     return view;
   }
@@ -127,32 +263,93 @@ export class ViewCache {
   }
 
   private build(flags: Uint8Array, done: boolean, zobrist: number): ConfigView {
-    const key = configKey(flags, done);
+    const hash = configHash(flags, done);
+    const parts = done || this.subtrees.length === 0 ? null : this.partsOf(flags);
+    if (parts === null) {
+      const { nodes, ownTypes, tags } = this.active(flags, 0, flags.length);
+      const value = internValue(this.m.stateValueOf(flags, done), this.values);
+      return new View(flags, done, zobrist, hash, value, nodes, ownTypes, new Set(tags), null);
+    }
+    // The root is active in every configuration; its children's subtrees follow it in
+    // document order.
+    const root = this.active(flags, 0, 1);
+    const nodes = [...root.nodes];
+    const types = new Set(root.ownTypes);
+    const tags = new Set(root.tags);
+    const value: Record<string, StateValue> = {};
+    const cs = this.m.children[0] as readonly number[];
+    for (let i = 0; i < parts.length; i++) {
+      const part = parts[i] as ConfigPart;
+      for (const node of part.nodes) nodes.push(node);
+      for (const t of part.ownTypes) types.add(t);
+      for (const t of part.tags) tags.add(t);
+      value[this.m.keys[cs[i] as number] as string] = part.value;
+    }
+    const frozen = Object.freeze(value);
+    return new View(flags, done, zobrist, hash, frozen, nodes, [...types], tags, parts);
+  }
+
+  /** The parts of `flags`, one per child of the (parallel) root, built where new. */
+  private partsOf(flags: Uint8Array): ConfigPart[] {
+    const out: ConfigPart[] = [];
+    for (const { from, to, parts, byValue } of this.subtrees) {
+      let h = 0;
+      for (let n = from; n < to; n++) if (flags[n] === 1) h ^= this.words[n] as number;
+      let part = parts.find(h, flags, from);
+      if (part === undefined) {
+        part = {
+          flags: flags.slice(from, to),
+          zobrist: h,
+          value: internValue(this.m.valueAt(from, flags, false), this.values, false),
+          ...this.active(flags, from, to),
+          plans: new Map(),
+        };
+        parts.add(h, part);
+        byValue.set(part.value, part);
+      }
+      out.push(part);
+    }
+    return out;
+  }
+
+  /** The active nodes of `flags` in `[from, to)`, their distinct event types and their tags. */
+  private active(
+    flags: Uint8Array,
+    from: number,
+    to: number,
+  ): { nodes: ActiveNode[]; ownTypes: string[]; tags: string[] } {
     const nodes: ActiveNode[] = [];
     const ownTypes = new Set<string>();
     const tags = new Set<string>();
     const specs = this.m.spec.nodes;
-    for (let n = 0; n < flags.length; n++) {
+    for (let n = from; n < to; n++) {
       const spec = specs[n];
       if (flags[n] !== 1 || !spec) continue;
       nodes.push(spec.active);
       for (const t of spec.ownEvents) ownTypes.add(t);
       for (const t of spec.tags) tags.add(t);
     }
-    return {
-      flags,
-      done,
-      zobrist,
-      key,
-      hash: hashString(key, 0x1b873593, 0xcc9e2d51),
-      value: internValue(this.m.stateValueOf(flags, done), this.values),
-      nodes,
-      ownTypes: [...ownTypes],
-      tags,
-      plans: new Map(),
-      bareEvents: null,
-    };
+    return { nodes, ownTypes: [...ownTypes], tags: [...tags] };
   }
+}
+
+/**
+ * The subtree of each child of `m`'s (parallel) root: XState numbers nodes in document order,
+ * so a child's subtree is the range from the child to the next child (or the end). Checked, not
+ * assumed: a node whose parent lies outside its range is an error.
+ */
+function subtreesOf(m: CompiledMachine): Subtree[] {
+  const cs = m.children[0] as readonly number[];
+  if (cs.length > 0 && cs[0] !== 1) throw new Error("state node 1 is not the root's first child");
+  return cs.map((from, i) => {
+    const to = cs[i + 1] ?? m.size;
+    for (let n = from + 1; n < to; n++) {
+      const p = m.parent[n] as number;
+      if (p < from || p >= n) throw new Error(`state node ${n} is not in document order`);
+    }
+    const key = m.keys[from] as string;
+    return { from, to, key, parts: new Buckets<ConfigPart>(), byValue: new Map() };
+  });
 }
 
 const caches = new WeakMap<CompiledMachine, ViewCache>();

@@ -12,7 +12,7 @@ import { type CompiledMachine, compileMachine } from './compiledMachine.ts';
 import type { EngineState } from './configView.ts';
 import { collisionProbability } from './fingerprint.ts';
 import { initialState } from './initialState.ts';
-import { expandOnWorkers } from './parallel.ts';
+import { expandOnWorkers, WorkerPool } from './parallel.ts';
 import { Search } from './search.ts';
 import { rebuildTrace } from './trace.ts';
 import type { ExploreOptions, ExploreResult, Invariant, Violation } from './types.ts';
@@ -86,10 +86,17 @@ function* searching<C, E extends EventObject>(
   initial: EngineState,
   sliceMs: number,
 ): Generator<Step, void> {
-  search.start(initial);
-  while (!search.advance(performance.now() + sliceMs)) yield;
   const workers = search.options.workers;
-  if (search.handed && workers) yield expandOnWorkers(search, workers);
+  // Started first, so that the threads build their run while the first levels are searched.
+  const pool = workers !== undefined && workers.count > 1 ? new WorkerPool(workers) : null;
+  if (pool !== null) search.workersReady = () => pool.ready;
+  try {
+    search.start(initial);
+    while (!search.advance(performance.now() + sliceMs)) yield;
+    if (search.handed && pool !== null) yield expandOnWorkers(search, pool);
+  } finally {
+    if (pool !== null) yield pool.terminate();
+  }
 }
 
 /** The whole of `explore`, yielding between slices of `sliceMs` (Infinity: never). */

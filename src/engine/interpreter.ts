@@ -25,6 +25,8 @@ const maxMicrosteps = 100_000;
 export class Interpreter {
   private readonly work: Work;
   private readonly selected: CompiledTransition[] = [];
+  /** The transitions selected for a raised or done event, reused from event to event. */
+  private readonly raised: CompiledTransition[] = [];
   private readonly moment: { flags: Uint8Array; done: boolean } = {
     flags: new Uint8Array(0),
     done: false,
@@ -44,7 +46,7 @@ export class Interpreter {
   private planFor(view: ConfigView, type: string): Plan | null {
     let plan = view.plans.get(type);
     if (plan === undefined) {
-      plan = buildPlan(this.m, type, view.flags, view.done);
+      plan = buildPlan(this.m, type, view.flags, view.done, view.parts);
       view.plans.set(type, plan);
     }
     return plan;
@@ -80,7 +82,8 @@ export class Interpreter {
     for (let head = 0; !w.done && head < w.queue.length; head++) {
       if (head > maxMicrosteps) throw new Error('Infinite loop detected: endless raised events');
       const next = w.queue[head] as EventObject;
-      const ts: CompiledTransition[] = [];
+      const ts = this.raised;
+      ts.length = 0;
       if (selectDirect(this.m, 0, this.m.table(next.type), w.context, next, this.moment, ts)) {
         w.microstep(ts, next);
       }

@@ -33,6 +33,8 @@ export class Work {
    * some microstep, or the root completed. */
   changed = false;
   readonly queue: EventObject[] = [];
+  /** The exit set being built (`exitAndEnter`), reused from microstep to microstep. */
+  private readonly exits: number[] = [];
   /** What the actions of the macrostep share (its own context copy); reset per macrostep. */
   readonly scratch: StepScratch = {
     owned: null,
@@ -86,7 +88,8 @@ export class Work {
   }
 
   private exitAndEnter(ts: CompiledTransition[], event: EventObject): void {
-    const exits: number[] = [];
+    const exits = this.exits;
+    exits.length = 0;
     for (const t of ts) exitSet(this, t, exits);
     if (exits.length > 0) {
       const order = ts.length > 1 ? [...new Set(exits)].sort((a, b) => b - a) : exits.reverse();

@@ -14,6 +14,10 @@
  * successor whole (its invariants evaluated); the merge then finds it stored and drops it.
  * A worker that finds it has found a state stored earlier in merge order, since only the main
  * thread writes the table and it writes in merge order: so a hit is always a duplicate.
+ *
+ * The workers start with the search (`WorkerPool`), so that loading the code and building the
+ * machine, about half a second, overlap the first levels, which the main thread searches alone;
+ * when they take over changes no result (see `WorkerOptions`).
  */
 import { Worker } from 'node:worker_threads';
 import type { EventObject } from 'xstate';
@@ -33,6 +37,9 @@ import { isVectorContext } from './vectorContext.ts';
 
 /** Chunks a worker holds at once: one being expanded and one waiting, so it never idles. */
 const perWorker = 2;
+
+/** States per chunk by default (`WorkerOptions.chunk`). */
+const defaultChunk = 1024;
 
 /** A chunk of the frontier: `count` records of states at `depth`, with their indices. */
 interface Chunk {
@@ -117,15 +124,25 @@ interface Hand {
   readonly journal: string[];
 }
 
-/** The workers' messages, in arrival order, with a way to wait for the next. */
+/**
+ * The workers' messages, in arrival order, with a way to wait for the next; `ready` messages
+ * are counted instead, and a `failed` one fails the inbox.
+ */
 class Inbox {
   private readonly queue: { hand: Hand; msg: WorkerMessage }[] = [];
   private wake: (() => void) | null = null;
   private error: Error | null = null;
+  /** Workers that have built their run. */
+  started = 0;
 
   listen(hand: Hand): void {
     hand.worker.on('message', (msg: WorkerMessage) => {
-      this.queue.push({ hand, msg });
+      if (msg.type === 'ready') this.started++;
+      else if (msg.type === 'failed') {
+        const e = new Error(msg.message);
+        if (msg.stack) e.stack = msg.stack;
+        this.fail(e);
+      } else this.queue.push({ hand, msg });
       this.wake?.();
     });
     hand.worker.on('error', (e: Error) => this.fail(e));
@@ -144,38 +161,67 @@ class Inbox {
     for (;;) {
       if (this.error) throw this.error;
       const first = this.queue.shift();
-      if (first) {
-        if (first.msg.type === 'failed') {
-          const e = new Error(first.msg.message);
-          if (first.msg.stack) e.stack = first.msg.stack;
-          throw e;
-        }
-        return first;
-      }
-      await new Promise<void>((resolve) => {
-        this.wake = resolve;
-      });
-      this.wake = null;
+      if (first) return first;
+      await this.message();
     }
   }
-}
 
-/** Starts `count` workers on `options.recipe`; `ready` waits until each has built its run. */
-function startWorkers(options: WorkerOptions, inbox: Inbox): Hand[] {
-  const hands = Array.from({ length: options.count }, (): Hand => {
-    const worker = new Worker(new URL('./parallelWorker.js', import.meta.url));
-    return { worker, inFlight: 0, table: null, events: [], journal: [] };
-  });
-  for (const hand of hands) {
-    inbox.listen(hand);
-    hand.worker.postMessage({ type: 'init', recipe: options.recipe });
+  /** Waits until `count` workers have started; rejects when one failed. */
+  async allStarted(count: number): Promise<void> {
+    for (;;) {
+      if (this.error) throw this.error;
+      if (this.started >= count) return;
+      await this.message();
+    }
   }
-  return hands;
+
+  private async message(): Promise<void> {
+    await new Promise<void>((resolve) => {
+      this.wake = resolve;
+    });
+    this.wake = null;
+  }
 }
 
-/** Waits for the `ready` message of each of `count` workers; rejects when one fails to start. */
-async function ready(inbox: Inbox, count: number): Promise<void> {
-  for (let n = 0; n < count; n++) await inbox.next();
+/**
+ * The worker threads of a search, started with it so that they build their run (load the code,
+ * compile the machine) while the main thread searches the first levels alone.
+ */
+export class WorkerPool {
+  private readonly inbox = new Inbox();
+  readonly hands: readonly Hand[];
+
+  /** Starts `options.count` workers on `options.recipe`. */
+  constructor(readonly options: WorkerOptions) {
+    this.hands = Array.from({ length: options.count }, (): Hand => {
+      const worker = new Worker(new URL('./parallelWorker.js', import.meta.url));
+      return { worker, inFlight: 0, table: null, events: [], journal: [] };
+    });
+    for (const hand of this.hands) {
+      this.inbox.listen(hand);
+      hand.worker.postMessage({ type: 'init', recipe: options.recipe });
+    }
+  }
+
+  /** Whether every worker has built its run (false for good once one failed to). */
+  get ready(): boolean {
+    return this.inbox.started >= this.hands.length;
+  }
+
+  /** Waits for every worker to build its run; rejects with the error of one that could not. */
+  whenReady(): Promise<void> {
+    return this.inbox.allStarted(this.hands.length);
+  }
+
+  /** The next message of a worker; rejects when one failed. */
+  next(): Promise<{ hand: Hand; msg: WorkerMessage }> {
+    return this.inbox.next();
+  }
+
+  /** Ends every worker. */
+  async terminate(): Promise<void> {
+    await Promise.all(this.hands.map((h) => h.worker.terminate()));
+  }
 }
 
 /** The main thread's side of the parallel search of `search`, from its handed level. */
@@ -282,51 +328,47 @@ class Merger<C, E extends EventObject> {
 }
 
 /**
- * Finishes the breadth-first `search` on `options.count` worker threads, from the level it
- * handed over (`search.handed`). Updates the search as `advance` would have (store, counts,
- * violations, bound); rejects when a worker fails (a guard that throws, say).
+ * Finishes the breadth-first `search` on the threads of `pool`, from the level it handed over
+ * (`search.handed`), once they have started. Updates the search as `advance` would have (store,
+ * counts, violations, bound); rejects when a worker fails (a guard that throws, say). The
+ * caller terminates the pool.
  */
 export async function expandOnWorkers<C, E extends EventObject>(
   search: Search<C, E>,
-  options: WorkerOptions,
+  pool: WorkerPool,
 ): Promise<void> {
+  const options = pool.options;
   const handed = search.handed ?? [];
   search.handed = null;
   const first = handed[0];
   if (first === undefined) return;
   if (!isVectorContext(first.context)) throw new TypeError('workers need a vector context');
   const records = new StateRecords(search.m.size, first.context.words.length);
-  const chunk = options.chunk ?? 1024;
+  const chunk = options.chunk ?? defaultChunk;
   const frontier = new Frontier(records, chunk);
   for (const item of handed) frontier.addItem(item);
   frontier.flush();
   handed.length = 0;
-  const inbox = new Inbox();
-  // Started before the try: whatever fails from here on, `finally` ends every worker.
-  const hands = startWorkers(options, inbox);
+  const hands = pool.hands;
   const merger = new Merger(search, frontier);
   const done = new Map<number, ExpandedMessage>();
   let nextSeq = 0;
-  try {
-    await ready(inbox, hands.length);
-    for (;;) {
-      merger.dispatch(hands);
-      if (merger.inFlight === 0) break;
-      const { hand, msg } = await inbox.next();
-      if (msg.type !== 'expanded') continue;
-      merger.absorb(hand, msg);
-      done.set(msg.seq, msg);
-      for (let ready = done.get(nextSeq); ready; ready = done.get(nextSeq)) {
-        done.delete(nextSeq++);
-        merger.merge(ready);
-        if (search.isStopped) return;
-      }
-      // A worker with nothing to do takes the part of a chunk found so far.
-      if (frontier.ready.length === 0 && hands.some((h) => h.inFlight === 0)) frontier.flush();
-      search.checkLimits(frontier.partial + frontier.ready.length * chunk);
+  await pool.whenReady();
+  for (;;) {
+    merger.dispatch(hands);
+    if (merger.inFlight === 0) break;
+    const { hand, msg } = await pool.next();
+    if (msg.type !== 'expanded') continue;
+    merger.absorb(hand, msg);
+    done.set(msg.seq, msg);
+    for (let ready = done.get(nextSeq); ready; ready = done.get(nextSeq)) {
+      done.delete(nextSeq++);
+      merger.merge(ready);
       if (search.isStopped) return;
     }
-  } finally {
-    await Promise.all(hands.map((h) => h.worker.terminate()));
+    // A worker with nothing to do takes the part of a chunk found so far.
+    if (frontier.ready.length === 0 && hands.some((h) => h.inFlight === 0)) frontier.flush();
+    search.checkLimits(frontier.partial + frontier.ready.length * chunk);
+    if (search.isStopped) return;
   }
 }

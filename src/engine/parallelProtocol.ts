@@ -30,8 +30,9 @@ export const P = { enabled: 0, terminal: 1, journalFrom: 2, journalTo: 3 } as co
 /** Ints per enabled move in `ExpandedMessage.moves`. */
 export const moveInts = 8;
 /**
- * Offsets in a move record: the worker's event id; the successor's fingerprint (high, low, as
- * the fingerprinter computed it); its candidate number in `candidates`, or -1 when the table
+ * Offsets in a move record: the worker's event id (-1 unless the successor is a candidate:
+ * only a new state's event is stored); the successor's fingerprint (high, low, as the
+ * fingerprinter computed it); its candidate number in `candidates`, or -1 when the table
  * held it already; the invariants it violates (bit i: invariant i); its orbit size; the journal
  * range its callbacks added.
  */

@@ -179,11 +179,13 @@ class Expander<C, E extends EventObject> {
       const low = this.prints.fp[1] as number;
       const at = moves.reserve(moveInts);
       const m = moves.data;
-      m[at + M.event] = search.events.intern(event);
+      // Only a new successor's event is read (`store.setEvent`): the others are not interned.
+      m[at + M.event] = -1;
       m[at + M.high] = high;
       m[at + M.low] = low;
       m[at + M.candidate] = -1;
       if (!tableHas(this.table, high, low) && !this.sent.seen(high, low)) {
+        m[at + M.event] = search.events.intern(event);
         m[at + M.orbit] = options.orbitSize?.(snap) ?? 0;
         options.onState?.(snap, -1, -1);
         m[at + M.violated] = verdicts(search.invariants, snap);

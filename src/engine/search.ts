@@ -144,9 +144,7 @@ export class Search<C, E extends EventObject> {
     const rep = sym(snap);
     if (rep === snap || (rep.value === snap.value && rep.context === snap.context)) return state;
     const view =
-      rep.value === snap.value
-        ? state.view
-        : this.views.of(this.m.flagsFromValue(rep.value), state.view.done);
+      rep.value === snap.value ? state.view : this.views.ofValue(rep.value, state.view.done);
     return { view, context: rep.context };
   }
 
@@ -292,10 +290,18 @@ export class Search<C, E extends EventObject> {
     return this.stopped;
   }
 
-  /** Whether a next level of `size` states goes to the worker threads. */
+  /**
+   * Whether the worker threads (`options.workers`) have started; the caller that starts them
+   * sets it (`explore.ts`).
+   */
+  workersReady: () => boolean = () => false;
+
+  /** Whether a next level of `size` states goes to the worker threads (see `WorkerOptions`). */
   private handsOver(size: number): boolean {
     const w = this.options.workers;
-    return w !== undefined && w.count > 1 && size >= (w.from ?? 4096);
+    if (w === undefined || w.count <= 1) return false;
+    if (size >= (w.from ?? 4096)) return true;
+    return size >= (w.early ?? 512) && this.workersReady();
   }
 
   private bounded(view: ConfigView, context: unknown): boolean {
@@ -309,10 +315,12 @@ export class Search<C, E extends EventObject> {
   private discovered(item: Item): void {
     const depth = item.depth;
     if (depth > this.maxDepth) this.maxDepth = depth;
+    // One snapshot for every callback: they may cache what they derive from it by identity.
+    const snap = this.snapshot(item);
     const orbit = this.options.orbitSize;
-    if (orbit) this.unreduced += orbit(this.snapshot(item));
-    this.options.onState?.(this.snapshot(item), item.index, depth);
-    this.checkAll(this.invariants, item);
+    if (orbit) this.unreduced += orbit(snap);
+    this.options.onState?.(snap, item.index, depth);
+    this.checkAll(this.invariants, item, snap);
   }
 
   /**
@@ -340,8 +348,8 @@ export class Search<C, E extends EventObject> {
     return this.stopped;
   }
 
-  private checkAll(list: Check<C>[], item: Item): void {
-    let snap: SnapshotLike<C> | undefined;
+  private checkAll(list: Check<C>[], item: Item, given?: SnapshotLike<C>): void {
+    let snap = given;
     for (const check of list) {
       if (check.at !== -1) continue;
       snap = snap ?? this.snapshot(item);

@@ -80,20 +80,58 @@ function planAt(
       pushPlan(kids, planAt(m, type, c, table, flags, done));
     }
   }
-  const own = table.candidates[n] ?? null;
+  return planned(m, type, n, kids, table.candidates[n] ?? null);
+}
+
+/** The plan of node `n` with the planned descendants `kids` and its own candidates `own`. */
+function planned(
+  m: CompiledMachine,
+  type: string,
+  n: number,
+  kids: Plan[],
+  own: readonly CompiledTransition[] | null,
+): Plan | null {
   if (own === null && kids.length === 0) return null;
   if (own === null && kids.length === 1) return kids[0] as Plan;
   return internPlan(m, type, n, kids, own);
 }
 
-/** The plan for `eventType` in the configuration `flags` (null: nothing can be selected). */
+/**
+ * The plans of one child subtree of a parallel root, per event type, shared by every
+ * configuration in which that subtree is active the same way (a part of a `ConfigView`).
+ */
+export interface SubtreePlans {
+  readonly plans: Map<string, Plan | null>;
+}
+
+/**
+ * The plan for `eventType` in the configuration `flags` (null: nothing can be selected). With
+ * `parts` (a parallel root, not done: `parts[i]` is the subtree of the root's child `i`), each
+ * child's plan is taken from, or cached in, its part: a child's plan depends on its subtree
+ * alone, so configurations that differ elsewhere share it.
+ */
 export function buildPlan(
   m: CompiledMachine,
   eventType: string,
   flags: Uint8Array,
   done: boolean,
+  parts: readonly SubtreePlans[] | null = null,
 ): Plan | null {
-  return planAt(m, eventType, 0, m.table(eventType), flags, done);
+  const table = m.table(eventType);
+  if (parts === null) return planAt(m, eventType, 0, table, flags, done);
+  if (table.handles[0] !== 1) return null;
+  const cs = m.children[0] as readonly number[];
+  const kids: Plan[] = [];
+  for (let i = 0; i < cs.length; i++) {
+    const cached = (parts[i] as SubtreePlans).plans;
+    let p = cached.get(eventType);
+    if (p === undefined) {
+      p = planAt(m, eventType, cs[i] as number, table, flags, false);
+      cached.set(eventType, p);
+    }
+    pushPlan(kids, p);
+  }
+  return planned(m, eventType, 0, kids, table.candidates[0] ?? null);
 }
 
 /** Evaluates `plan` against `context` and `event`, appending selected transitions to `out`. */

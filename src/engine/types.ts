@@ -227,8 +227,15 @@ export interface WorkerOptions {
   /** Worker threads, at least 2 (1 is one thread: no workers). */
   readonly count: number;
   readonly recipe: WorkerRecipe;
-  /** Level size at which the workers take over. @default 4096 */
+  /**
+   * The workers start with the search and take over at the first level of at least `early`
+   * states once they have all built their run, and at the first level of at least `from` states
+   * in any case (waiting for them, and rejecting if one could not start). When they take over
+   * does not change any result, only the time. @default 4096
+   */
   readonly from?: number;
+  /** See `from`. @default 512 */
+  readonly early?: number;
   /** States per chunk. @default 1024 */
   readonly chunk?: number;
 }

@@ -3,7 +3,8 @@
  * small, so that built-in scenarios hand their levels to worker threads, the result equals the
  * one-thread result in every field but the time: states, transitions, depth, verdicts,
  * shortest traces, witnesses, triggers and lifecycle coverage; with symmetry (whose
- * representatives must not depend on the thread) and under a state bound as well. Options the
+ * representatives must not depend on the thread) and under a state bound as well. The level
+ * the workers take over at follows `from` and, once they have started, `early`. Options the
  * parallel search cannot honour are refused.
  */
 import { describe, expect, it } from 'vitest';
@@ -15,7 +16,11 @@ import { checkAsync } from '../../src/checker/check.ts';
 import type { CheckOptions } from '../../src/checker/checkOptions.ts';
 import type { ScenarioResult } from '../../src/checker/outcome.ts';
 import { servingEvents } from '../../src/checker/serving/servingEvents.ts';
+import { compileMachine } from '../../src/engine/compiledMachine.ts';
 import { exploreAsync } from '../../src/engine/index.ts';
+import { initialState } from '../../src/engine/initialState.ts';
+import { Search } from '../../src/engine/search.ts';
+import type { WorkerOptions } from '../../src/engine/types.ts';
 
 /** Hand over any level of 8 states or more, 16 states to a message: many chunks, many merges. */
 const eager = { workers: 2, workerLevels: { from: 8, chunk: 16 } } as const;
@@ -69,6 +74,33 @@ describe('two workers give the one-thread result', () => {
     expect(two.bound).toEqual({ reason: 'maxStates', limit: 200 });
     expect(timeless(two)).toEqual(timeless(one));
   }, 60_000);
+});
+
+describe('the level the workers take over at', () => {
+  const machine = createServingMachine(incident, variantNamed('incident-2026'));
+  const compiled = compileMachine(machine);
+  const recipe = { module: 'unused', name: 'unused', arg: null };
+
+  /** The size of the level a search hands over with `levels` (0: it runs to the end itself). */
+  function handedOver(levels: Partial<WorkerOptions>, started: boolean): number {
+    const workers: WorkerOptions = { count: 2, recipe, ...levels };
+    const search = new Search(compiled, { events: servingEvents(['a1', 'b1']), workers });
+    search.workersReady = () => started;
+    search.start(initialState(machine, compiled, search.views, undefined));
+    expect(search.advance(Number.POSITIVE_INFINITY)).toBe(true);
+    return search.handed?.length ?? 0;
+  }
+
+  it('is the first of `early` states once the workers have started', () => {
+    const size = handedOver({ from: 10_000, early: 20 }, true);
+    expect(size).toBeGreaterThanOrEqual(20);
+    expect(size).toBeLessThan(10_000);
+  });
+
+  it('waits for `from` states while they are starting, and the search ends on its own below it', () => {
+    expect(handedOver({ from: 10_000, early: 20 }, false)).toBe(0);
+    expect(handedOver({ from: 30, early: 10_000 }, false)).toBeGreaterThanOrEqual(30);
+  });
 });
 
 describe('a worker that fails', () => {
