@@ -17,7 +17,7 @@
  */
 import type { EventObject, StateValue } from 'xstate';
 import { matchesState } from 'xstate';
-import { type CompiledMachine, PARALLEL } from './compiledMachine.ts';
+import { type CompiledMachine, type CompiledTransition, PARALLEL } from './compiledMachine.ts';
 import { fmix32, type Hash64, mixA, mixB } from './fingerprint.ts';
 import type { Plan, SubtreePlans } from './selection.ts';
 import type { ActiveNode, SnapshotLike } from './types.ts';
@@ -48,6 +48,11 @@ export interface ConfigView {
   readonly parts: readonly ConfigPart[] | null;
   /** The default offered events (one bare event per own type), built on first use. */
   bareEvents: readonly EventObject[] | null;
+  /**
+   * The configurations reached from this one by macrosteps that took a single transition, by
+   * that transition (see `Interpreter`); null until the first.
+   */
+  after: Map<CompiledTransition, ConfigView> | null;
 }
 
 /** What a view takes from one child subtree of a parallel root (see the module doc). */
@@ -134,6 +139,7 @@ class View implements ConfigView {
   private keyText: string | null = null;
   readonly plans = new Map<string, Plan | null>();
   bareEvents: readonly EventObject[] | null = null;
+  after: Map<CompiledTransition, ConfigView> | null = null;
 
   constructor(
     readonly flags: Uint8Array,

@@ -11,7 +11,7 @@
 import type { EventObject } from 'xstate';
 import type { CompiledMachine, CompiledTransition } from './compiledMachine.ts';
 import type { ConfigView, EngineState, ViewCache } from './configView.ts';
-import { Work } from './microstep.ts';
+import { several, Work } from './microstep.ts';
 import { buildPlan, type Plan, runPlan, selectDirect } from './selection.ts';
 import { recordingWords, type WordLog } from './wordRecorder.ts';
 
@@ -24,9 +24,6 @@ const maxMicrosteps = 100_000;
 /** A reusable interpreter for one compiled machine; results are read from `next*`. */
 export class Interpreter {
   private readonly work: Work;
-  private readonly selected: CompiledTransition[] = [];
-  /** The transitions selected for a raised or done event, reused from event to event. */
-  private readonly raised: CompiledTransition[] = [];
   private readonly moment: { flags: Uint8Array; done: boolean } = {
     flags: new Uint8Array(0),
     done: false,
@@ -63,8 +60,8 @@ export class Interpreter {
     const view = state.view;
     const plan = this.planFor(view, event.type);
     if (plan === null) return false;
-    const selected = this.selected;
-    selected.length = 0;
+    // A fresh array costs less than emptying one (setting `length` is a runtime call).
+    const selected: CompiledTransition[] = [];
     this.moment.flags = view.flags;
     this.moment.done = view.done;
     if (!runPlan(plan, state.context, event, this.moment, selected)) return false;
@@ -74,7 +71,8 @@ export class Interpreter {
     w.done = view.done;
     w.zobrist = view.zobrist;
     w.changed = false;
-    w.queue.length = 0;
+    w.only = null;
+    if (w.queue.length > 0) w.queue.length = 0;
     w.scratch.owned = null;
     w.microstep(selected, event);
     this.moment.flags = w.flags;
@@ -82,18 +80,40 @@ export class Interpreter {
     for (let head = 0; !w.done && head < w.queue.length; head++) {
       if (head > maxMicrosteps) throw new Error('Infinite loop detected: endless raised events');
       const next = w.queue[head] as EventObject;
-      const ts = this.raised;
-      ts.length = 0;
+      const ts: CompiledTransition[] = [];
       if (selectDirect(this.m, 0, this.m.table(next.type), w.context, next, this.moment, ts)) {
         w.microstep(ts, next);
       }
     }
-    w.queue.length = 0;
+    if (w.queue.length > 0) w.queue.length = 0;
     w.scratch.owned = null;
     if (!w.changed) return false;
-    this.nextView = this.views.of(w.flags, w.done, w.zobrist);
+    this.nextView = this.nextViewOf(view);
     this.nextContext = w.context;
     return true;
+  }
+
+  /**
+   * The configuration the work area holds after a macrostep from `view`. When the macrostep
+   * took one transition in one microstep, the configuration is a function of `view` and that
+   * transition alone (its exit set depends on the configuration, its entry set on nothing), so
+   * `view` caches it by the transition; otherwise it is looked up by its flags.
+   */
+  private nextViewOf(view: ConfigView): ConfigView {
+    const w = this.work;
+    const only = w.only;
+    if (only === null || only === several) return this.views.of(w.flags, w.done, w.zobrist);
+    let after = view.after;
+    if (after === null) {
+      after = new Map();
+      view.after = after;
+    }
+    let next = after.get(only);
+    if (next === undefined) {
+      next = this.views.of(w.flags, w.done, w.zobrist);
+      after.set(only, next);
+    }
+    return next;
   }
 
   /**

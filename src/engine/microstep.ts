@@ -22,6 +22,9 @@ import {
   PARALLEL,
 } from './compiledMachine.ts';
 
+/** `Work.only` once a macrostep has taken more than one transition. */
+export const several: unique symbol = Symbol('several transitions');
+
 /** The state a macrostep is building, plus its Zobrist hash (see `configView.ts`). */
 export class Work {
   flags: Uint8Array;
@@ -33,8 +36,11 @@ export class Work {
    * some microstep, or the root completed. */
   changed = false;
   readonly queue: EventObject[] = [];
-  /** The exit set being built (`exitAndEnter`), reused from microstep to microstep. */
-  private readonly exits: number[] = [];
+  /**
+   * The one transition the macrostep has taken, while it has taken exactly one in one
+   * microstep; null before any, and `several` after more.
+   */
+  only: CompiledTransition | typeof several | null = null;
   /** What the actions of the macrostep share (its own context copy); reset per macrostep. */
   readonly scratch: StepScratch = {
     owned: null,
@@ -78,7 +84,9 @@ export class Work {
     const watch = !this.changed;
     if (watch) this.before.set(this.flags);
     const zobrist = this.zobrist;
-    this.exitAndEnter(removeConflicts(this, selected), event);
+    const kept = removeConflicts(this, selected);
+    this.only = this.only === null && kept.length === 1 ? (kept[0] as CompiledTransition) : several;
+    this.exitAndEnter(kept, event);
     if (!watch || this.changed) return;
     if (this.zobrist !== zobrist) this.changed = true;
     else
@@ -88,8 +96,7 @@ export class Work {
   }
 
   private exitAndEnter(ts: CompiledTransition[], event: EventObject): void {
-    const exits = this.exits;
-    exits.length = 0;
+    const exits: number[] = [];
     for (const t of ts) exitSet(this, t, exits);
     if (exits.length > 0) {
       const order = ts.length > 1 ? [...new Set(exits)].sort((a, b) => b - a) : exits.reverse();
