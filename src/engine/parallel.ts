@@ -17,13 +17,17 @@
  *
  * The workers start with the search (`WorkerPool`), so that loading the code and building the
  * machine, about half a second, overlap the first levels, which the main thread searches alone;
- * when they take over changes no result (see `WorkerOptions`).
+ * when they take over changes no result (see `WorkerOptions`). The buffers of chunks and of the
+ * workers' messages, a few megabytes each, go back to their sender once merged, for reuse
+ * (`Frontier.recycle`, `ExpandMessage.spare`): allocating them per chunk cost both sides
+ * collections.
  */
 import { Worker } from 'node:worker_threads';
 import type { EventObject } from 'xstate';
 import { CompactStore } from './compactStore.ts';
 import {
   type ExpandedMessage,
+  type ExpandMessage,
   M,
   moveInts,
   P,
@@ -53,7 +57,9 @@ interface Chunk {
 /** The frontier as it is discovered, cut into chunks in discovery order. */
 class Frontier {
   readonly ready: Chunk[] = [];
-  private buf = new Int32Array(0);
+  /** Chunk buffers the workers handed back, for the next chunks. */
+  private readonly spare: Int32Array[] = [];
+  private buf: Int32Array = new Int32Array(0);
   private indices = new Int32Array(0);
   private count = 0;
   private depth = -1;
@@ -84,6 +90,11 @@ class Frontier {
     this.filled();
   }
 
+  /** Keeps `records`, a chunk's buffer that a worker handed back, for a next chunk. */
+  recycle(records: Int32Array): void {
+    if (records.length === this.chunk * this.records.size) this.spare.push(records);
+  }
+
   /** Makes what was added so far a ready chunk. */
   flush(): void {
     if (this.count === 0) return;
@@ -100,7 +111,7 @@ class Frontier {
   private slot(index: number, depth: number): number {
     if (this.count > 0 && depth !== this.depth) this.flush();
     if (this.count === 0) {
-      this.buf = new Int32Array(this.chunk * this.records.size);
+      this.buf = this.spare.pop() ?? new Int32Array(this.chunk * this.records.size);
       this.indices = new Int32Array(this.chunk);
       this.depth = depth;
     }
@@ -122,6 +133,8 @@ interface Hand {
   readonly events: number[];
   /** Every journal entry the worker sent, by its position in the worker's log. */
   readonly journal: string[];
+  /** Buffers of the worker's merged messages, to hand back with its next chunk. */
+  readonly spare: ArrayBuffer[];
 }
 
 /**
@@ -195,7 +208,7 @@ export class WorkerPool {
   constructor(readonly options: WorkerOptions) {
     this.hands = Array.from({ length: options.count }, (): Hand => {
       const worker = new Worker(new URL('./parallelWorker.js', import.meta.url));
-      return { worker, inFlight: 0, table: null, events: [], journal: [] };
+      return { worker, inFlight: 0, table: null, events: [], journal: [], spare: [] };
     });
     for (const hand of this.hands) {
       this.inbox.listen(hand);
@@ -256,16 +269,16 @@ class Merger<C, E extends EventObject> {
       hand.table = table;
       hand.inFlight++;
       this.chunkOf.set(chunk.seq, { ...chunk, hand });
-      hand.worker.postMessage(
-        {
-          type: 'expand',
-          seq: chunk.seq,
-          count: chunk.count,
-          records: chunk.records,
-          ...(fresh ? { table } : {}),
-        },
-        [chunk.records.buffer as ArrayBuffer],
-      );
+      const spare = hand.spare.splice(0);
+      const msg: ExpandMessage = {
+        type: 'expand',
+        seq: chunk.seq,
+        count: chunk.count,
+        records: chunk.records,
+        ...(fresh ? { table } : {}),
+        spare,
+      };
+      hand.worker.postMessage(msg, [chunk.records.buffer as ArrayBuffer, ...spare]);
     }
   }
 
@@ -318,6 +331,9 @@ class Merger<C, E extends EventObject> {
         if (search.isStopped) return;
       }
     }
+    // Merged: the message's buffers go back for the next chunks and messages.
+    this.frontier.recycle(msg.records);
+    chunk.hand.spare.push(msg.moves.buffer as ArrayBuffer, msg.candidates.buffer as ArrayBuffer);
   }
 
   private replay(hand: Hand, from = 0, to = 0): void {

@@ -13,6 +13,8 @@ export interface InitMessage {
 /**
  * Main → worker: expand `count` states, the records of `records` (`stateRecords.ts`), and look
  * their successors up in `table` (a `CompactStore`'s shared table; absent: the last one sent).
+ * `spare`: buffers of the worker's earlier messages that the main thread has merged, handed
+ * back for the worker to write its next messages into.
  */
 export interface ExpandMessage {
   readonly type: 'expand';
@@ -20,6 +22,7 @@ export interface ExpandMessage {
   readonly count: number;
   readonly records: Int32Array;
   readonly table?: Uint32Array;
+  readonly spare: readonly ArrayBuffer[];
 }
 
 /** Ints per expanded state in `ExpandedMessage.parents`. */
@@ -51,7 +54,8 @@ export const M = {
  * Worker → main: the expansion of chunk `seq`, state by state in order (`parents`), each
  * followed by its enabled moves in event order (`moves`); the successors not found in the table
  * as state records (`candidates`, index -1); and what the worker's tables gained since its
- * last message: events (as JSON, in id order) and journal entries.
+ * last message: events (as JSON, in id order) and journal entries. `records` is the chunk's own
+ * buffer, handed back for the main thread's next chunks. Every array is transferred.
  */
 export interface ExpandedMessage {
   readonly type: 'expanded';
@@ -59,6 +63,7 @@ export interface ExpandedMessage {
   readonly parents: Int32Array;
   readonly moves: Int32Array;
   readonly candidates: Int32Array;
+  readonly records: Int32Array;
   readonly events: readonly string[];
   readonly journal: readonly string[];
 }

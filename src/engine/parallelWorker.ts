@@ -29,31 +29,63 @@ import { Fingerprinter } from './stateStore.ts';
 import type { SnapshotLike, WorkerRecipe, WorkerRun } from './types.ts';
 import { hashWords, isVectorContext, type VectorContext } from './vectorContext.ts';
 
-/** A growable array of int32 records, reused from chunk to chunk (`clear`). */
+/**
+ * Buffers to write messages into: those the main thread handed back once it had merged them
+ * (`ExpandMessage.spare`), or new ones. Reusing them spares both threads the allocation and the
+ * collection of a few megabytes per chunk.
+ */
+class BufferPool {
+  private readonly free: ArrayBuffer[] = [];
+
+  /** Keeps `buffers` for later. */
+  give(buffers: readonly ArrayBuffer[]): void {
+    for (const b of buffers) this.free.push(b);
+  }
+
+  /** An array of at least `ints` ints, over a kept buffer when one is large enough. */
+  take(ints: number): Int32Array {
+    const bytes = ints * 4;
+    for (let i = this.free.length - 1; i >= 0; i--) {
+      const b = this.free[i] as ArrayBuffer;
+      if (b.byteLength < bytes) continue;
+      this.free.splice(i, 1);
+      return new Int32Array(b);
+    }
+    return new Int32Array(Math.max(ints, 1024));
+  }
+}
+
+/** A growable array of int32 records, sent away whole after each chunk (`take`). */
 class Ints {
-  data = new Int32Array(1024);
+  data: Int32Array;
   length = 0;
 
-  /** Empties it, keeping its room. */
-  clear(): void {
-    this.length = 0;
+  constructor(private readonly pool: BufferPool) {
+    this.data = pool.take(1024);
   }
 
   /** Makes room for `n` more ints and returns the offset where they go. */
   reserve(n: number): number {
     const at = this.length;
     if (at + n > this.data.length) {
-      const grown = new Int32Array(Math.max(2 * this.data.length, at + n));
+      const grown = this.pool.take(Math.max(2 * this.data.length, at + n));
       grown.set(this.data.subarray(0, at));
+      this.pool.give([this.data.buffer as ArrayBuffer]);
       this.data = grown;
     }
     this.length += n;
     return at;
   }
 
-  /** The ints written, as an array of their own (transferable to another thread). */
+  /**
+   * The ints written, over this array's buffer, which is to be transferred to the main thread;
+   * the array starts again, empty, on a buffer of the pool.
+   */
   take(): Int32Array {
-    return this.data.slice(0, this.length);
+    const out = new Int32Array(this.data.buffer, 0, this.length);
+    this.data = this.pool.take(this.data.length);
+    this.length = 0;
+    return out;
   }
 }
 
@@ -94,8 +126,9 @@ class Expander<C, E extends EventObject> {
   private readonly prints = new Fingerprinter(true);
   private readonly hash = new Uint32Array(2);
   private readonly sent = new SentCache();
-  private readonly moves = new Ints();
-  private readonly candidates = new Ints();
+  private readonly pool = new BufferPool();
+  private readonly moves = new Ints(this.pool);
+  private readonly candidates = new Ints(this.pool);
   private table: Uint32Array<ArrayBufferLike> = new Uint32Array(2);
   private eventsSent = 0;
   private journalSent = 0;
@@ -118,10 +151,9 @@ class Expander<C, E extends EventObject> {
   /** The expansion of the chunk in `msg`. */
   expand(msg: ExpandMessage): ExpandedMessage {
     if (msg.table) this.table = msg.table;
+    this.pool.give(msg.spare);
     const parents = new Int32Array(msg.count * parentInts);
     const { moves, candidates } = this;
-    moves.clear();
-    candidates.clear();
     for (let p = 0; p < msg.count; p++) {
       const state = this.records.read(msg.records, p, this.search.views, this.template);
       const from = this.journal.length;
@@ -147,6 +179,7 @@ class Expander<C, E extends EventObject> {
       parents,
       moves: moves.take(),
       candidates: candidates.take(),
+      records: msg.records,
       events,
       journal,
     };
@@ -241,6 +274,7 @@ parentPort?.on('message', (msg: InitMessage | ExpandMessage) => {
       out.parents.buffer as ArrayBuffer,
       out.moves.buffer as ArrayBuffer,
       out.candidates.buffer as ArrayBuffer,
+      out.records.buffer as ArrayBuffer,
     ]);
   } catch (e) {
     failed(e);
