@@ -18,7 +18,7 @@
 import type { EventObject, StateValue } from 'xstate';
 import { matchesState } from 'xstate';
 import { type CompiledMachine, type CompiledTransition, PARALLEL } from './compiledMachine.ts';
-import { fmix32, type Hash64, mixA, mixB } from './fingerprint.ts';
+import { type Hash64, hashString } from './fingerprint.ts';
 import type { Plan, SubtreePlans } from './selection.ts';
 import type { ActiveNode, SnapshotLike } from './types.ts';
 
@@ -101,21 +101,6 @@ function configKey(flags: Uint8Array, done: boolean): string {
   return String.fromCharCode(...active) + (done ? '!' : '|');
 }
 
-/** `hashString(configKey(flags, done), …)`, without building the key. */
-function configHash(flags: Uint8Array, done: boolean): Hash64 {
-  let a = 0x1b873593;
-  let b = 0xcc9e2d51;
-  let length = 1;
-  for (let n = 0; n < flags.length; n++) {
-    if (flags[n] !== 1) continue;
-    a = mixA(a, n);
-    b = mixB(b, n);
-    length++;
-  }
-  const end = done ? 0x21 : 0x7c;
-  return { a: fmix32(mixA(a, end) ^ length), b: fmix32(mixB(b, end) ^ length) };
-}
-
 /** Whether `a` equals `b` from `from` on (for `a.length` bytes). */
 function sameFlags(a: Uint8Array, b: Uint8Array, from: number): boolean {
   // A whole configuration is compared natively; a subtree's range byte by byte.
@@ -134,9 +119,8 @@ function matches(item: Flagged, flags: Uint8Array, from: number, done?: boolean)
   return item.done === done && sameFlags(item.flags, flags, from);
 }
 
-/** A view; its key is built on first use (only exact stores and diagnostics read it). */
+/** A view, with what is filled in on use: plans, bare events, successors. */
 class View implements ConfigView {
-  private keyText: string | null = null;
   readonly plans = new Map<string, Plan | null>();
   bareEvents: readonly EventObject[] | null = null;
   after: Map<CompiledTransition, ConfigView> | null = null;
@@ -145,6 +129,7 @@ class View implements ConfigView {
     readonly flags: Uint8Array,
     readonly done: boolean,
     readonly zobrist: number,
+    readonly key: string,
     readonly hash: Hash64,
     readonly value: StateValue,
     readonly nodes: readonly ActiveNode[],
@@ -152,11 +137,6 @@ class View implements ConfigView {
     readonly tags: ReadonlySet<string>,
     readonly parts: readonly ConfigPart[] | null,
   ) {}
-
-  get key(): string {
-    this.keyText ??= configKey(this.flags, this.done);
-    return this.keyText;
-  }
 }
 
 /**
@@ -224,8 +204,13 @@ export class ViewCache {
 
   /** The Zobrist hash of a configuration. */
   zobrist(flags: Uint8Array, done: boolean): number {
-    let h = done ? this.doneWord : 0;
-    for (let n = 0; n < flags.length; n++) if (flags[n] === 1) h ^= this.words[n] as number;
+    return this.xorOf(flags, 0, flags.length) ^ (done ? this.doneWord : 0);
+  }
+
+  /** The xor of the words of the active nodes of `flags` in `[from, to)`. */
+  private xorOf(flags: Uint8Array, from: number, to: number): number {
+    let h = 0;
+    for (let n = from; n < to; n++) if (flags[n] === 1) h ^= this.words[n] as number;
     return h;
   }
 
@@ -269,12 +254,14 @@ export class ViewCache {
   }
 
   private build(flags: Uint8Array, done: boolean, zobrist: number): ConfigView {
-    const hash = configHash(flags, done);
+    const key = configKey(flags, done);
+    const hash = hashString(key, 0x1b873593, 0xcc9e2d51);
     const parts = done || this.subtrees.length === 0 ? null : this.partsOf(flags);
     if (parts === null) {
       const { nodes, ownTypes, tags } = this.active(flags, 0, flags.length);
       const value = internValue(this.m.stateValueOf(flags, done), this.values);
-      return new View(flags, done, zobrist, hash, value, nodes, ownTypes, new Set(tags), null);
+      const set = new Set(tags);
+      return new View(flags, done, zobrist, key, hash, value, nodes, ownTypes, set, null);
     }
     // The root is active in every configuration; its children's subtrees follow it in
     // document order.
@@ -292,15 +279,14 @@ export class ViewCache {
       value[this.m.keys[cs[i] as number] as string] = part.value;
     }
     const frozen = Object.freeze(value);
-    return new View(flags, done, zobrist, hash, frozen, nodes, [...types], tags, parts);
+    return new View(flags, done, zobrist, key, hash, frozen, nodes, [...types], tags, parts);
   }
 
   /** The parts of `flags`, one per child of the (parallel) root, built where new. */
   private partsOf(flags: Uint8Array): ConfigPart[] {
     const out: ConfigPart[] = [];
     for (const { from, to, parts, byValue } of this.subtrees) {
-      let h = 0;
-      for (let n = from; n < to; n++) if (flags[n] === 1) h ^= this.words[n] as number;
+      const h = this.xorOf(flags, from, to);
       let part = parts.find(h, flags, from);
       if (part === undefined) {
         part = {
