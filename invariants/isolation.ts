@@ -7,7 +7,6 @@ import { type PoolView, poolView, type RequestView } from '../machines/servingVi
 import { property, type Trigger } from './property.ts';
 import {
   isDecoding,
-  readAnyOn,
   rejectedBy,
   requestsOf,
   type ServingState,
@@ -94,8 +93,7 @@ function holdsOnRejectingSide(s: ServingState, r: RequestView): boolean {
   return (
     (r.rejectedOnPrefill &&
       (senderCreated(s, r.id) || r.prefilled > 0 || r.pageCount('prefill') > 0)) ||
-    (r.rejectedOnDecode &&
-      (r.pageCount('decode') > 0 || r.auxSlot !== -1 || readAnyOn(r, 'decode')))
+    (r.rejectedOnDecode && (r.pageCount('decode') > 0 || r.auxSlot !== -1 || r.readOn('decode')))
   );
 }
 
@@ -110,7 +108,7 @@ function heldOnRejectingSide(s: ServingState, r: RequestView): string {
   if (r.rejectedOnDecode) {
     if (r.pageCount('decode') > 0) held.push(`decode pages ${r.pages('decode').join(', ')}`);
     if (r.auxSlot !== -1) held.push(`decode metadata slot ${r.auxSlot}`);
-    if (readAnyOn(r, 'decode')) held.push('a decode forward');
+    if (r.readOn('decode')) held.push('a decode forward');
   }
   return `${who(s, r.id)} was rejected at intake by ${rejectedBy(r)}, yet has ${held.join(', ')}`;
 }
@@ -143,23 +141,7 @@ export const noCrossTenantRead = property(
 
 /** Whether some request read a slot that some request had written. */
 function someWrittenRead(s: ServingState): boolean {
-  return someRequest(s, readWrittenSlot);
-}
-
-/** Whether `r` read a slot that some request had written (a writer other than nobody). */
-function readWrittenSlot(r: RequestView): boolean {
-  const L = r.layout;
-  for (let page = 0; page < L.prefill.pages; page++) {
-    for (let code = 1; code < L.writerCodes; code++) {
-      if (r.hasRead('prefill', page, code)) return true;
-    }
-  }
-  for (let page = 0; page < L.decode.pages; page++) {
-    for (let code = 1; code < L.writerCodes; code++) {
-      if (r.hasRead('decode', page, code)) return true;
-    }
-  }
-  return false;
+  return someRequest(s, (r) => r.readWritten());
 }
 
 /**
@@ -167,6 +149,7 @@ function readWrittenSlot(r: RequestView): boolean {
  * violation message; null when there is none (allocating nothing).
  */
 function foreignRead(s: ServingState, r: RequestView): string | null {
+  if (!r.readForeign()) return null;
   const L = r.layout;
   for (let n = 0; n < readOrder.length; n++) {
     const node = readOrder[n] as (typeof readOrder)[number];

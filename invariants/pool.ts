@@ -24,10 +24,88 @@ const somePageHeld: Trigger = {
 };
 
 /**
+ * A set of pages, emptied in constant time by moving to a new stamp: the fast paths below mark
+ * pages in one pass where the messages' scans compare every pair.
+ */
+class PageMarks {
+  private stamps = new Uint32Array(0);
+  private stamp = 0;
+
+  /** Empties the set, for pages `[0, pages)`. */
+  begin(pages: number): void {
+    if (this.stamps.length < pages || this.stamp === 0xffffffff) {
+      this.stamps = new Uint32Array(Math.max(pages, this.stamps.length));
+      this.stamp = 0;
+    }
+    this.stamp++;
+  }
+
+  /** Whether `page` is in the set. */
+  has(page: number): boolean {
+    return this.stamps[page] === this.stamp;
+  }
+
+  /** Adds `page`. */
+  add(page: number): void {
+    this.stamps[page] = this.stamp;
+  }
+}
+
+const marks = new PageMarks();
+
+/** The pages held on a node and their holders' codes, as `heldOn` last collected them. */
+let held = new Int32Array(64);
+
+/**
+ * Collects the pages the requests hold on `node` (requests, then rows, in order) into `held`,
+ * as (page, holder code) pairs, and returns how many there are.
+ */
+function heldOn(s: ServingState, node: NodeRole): number {
+  const rs = requestViews(s.context);
+  let n = 0;
+  for (let i = 0; i < rs.length; i++) {
+    const r = rs[i] as RequestView;
+    const m = r.pageCount(node);
+    if (2 * (n + m) > held.length) {
+      const grown = new Int32Array(4 * (n + m));
+      grown.set(held);
+      held = grown;
+    }
+    for (let k = 0; k < m; k++, n++) {
+      held[2 * n] = r.pageAt(node, k);
+      held[2 * n + 1] = r.code;
+    }
+  }
+  return n;
+}
+
+/**
+ * Whether `node`'s ownership holds, in one pass (the contract of `ownershipViolation` returning
+ * null): every held page is in range, held once and owned by its holder, and the pool owns no
+ * more pages than are held, so every owned page is in its owner's row.
+ */
+function ownershipHolds(s: ServingState, node: NodeRole): boolean {
+  const pool = poolView(s.context, node);
+  const capacity = pool.capacity;
+  const n = heldOn(s, node);
+  marks.begin(capacity);
+  for (let k = 0; k < n; k++) {
+    const page = held[2 * k] as number;
+    if (page < 0 || page >= capacity || marks.has(page)) return false;
+    if (pool.owner(page) !== held[2 * k + 1]) return false;
+    marks.add(page);
+  }
+  let owned = 0;
+  for (let page = 0; page < capacity; page++) if (pool.owner(page) !== 0) owned++;
+  return owned === n;
+}
+
+/**
  * The first violation of exclusive ownership on `node`, scanning held pages in request then row
  * order, then the pool's owners in page order; null when there is none (allocating nothing).
  */
 function ownershipViolation(s: ServingState, node: NodeRole): string | null {
+  if (ownershipHolds(s, node)) return null;
   const pool = poolView(s.context, node);
   const L = s.context.layout;
   const rs = requestViews(s.context);
@@ -84,8 +162,32 @@ function writtenPageFree(s: ServingState, node: NodeRole): boolean {
   return false;
 }
 
+/**
+ * Whether `node`'s free list holds each page at most once and no held page (the contract of
+ * `freeViolation` returning null), in one pass over each list. A page out of range answers
+ * false, leaving it to `freeViolation`'s scans.
+ */
+function freedOnce(s: ServingState, node: NodeRole): boolean {
+  const pool = poolView(s.context, node);
+  const capacity = pool.capacity;
+  marks.begin(capacity);
+  const n = pool.freeCount;
+  for (let k = 0; k < n; k++) {
+    const page = pool.freeAt(k);
+    if (page < 0 || page >= capacity || marks.has(page)) return false;
+    marks.add(page);
+  }
+  const m = heldOn(s, node);
+  for (let k = 0; k < m; k++) {
+    const page = held[2 * k] as number;
+    if (page < 0 || page >= capacity || marks.has(page)) return false;
+  }
+  return true;
+}
+
 /** The first double free or free-while-held on `node`, or null (allocating nothing). */
 function freeViolation(s: ServingState, node: NodeRole): string | null {
+  if (freedOnce(s, node)) return null;
   const pool = poolView(s.context, node);
   const n = pool.freeCount;
   for (let k = 0; k < n; k++) {

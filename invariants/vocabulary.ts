@@ -216,16 +216,6 @@ export function holderOf(rs: readonly RequestView[], node: NodeRole, page: numbe
   return 0;
 }
 
-/** Whether the request read any slot of `node`'s pool (a forward ran there). Allocates nothing. */
-export function readAnyOn(r: RequestView, node: NodeRole): boolean {
-  const L = r.layout;
-  const pages = L.pool(node).pages;
-  for (let page = 0; page < pages; page++) {
-    for (let code = 0; code < L.writerCodes; code++) if (r.hasRead(node, page, code)) return true;
-  }
-  return false;
-}
-
 /**
  * The writer code (0: never written) of sequence position `pos` in the request's row on
  * `pool`'s node, or -1 past the row's pages (the slot `slotOf` finds).

@@ -8,7 +8,6 @@ import { poolView, type RequestView, requestViews } from '../machines/servingVie
 import { witness } from './property.ts';
 import {
   pageHoldsOtherTenant,
-  readAnyOn,
   regionIn,
   type ServingState,
   someRequest,
@@ -29,7 +28,7 @@ export const someRequestDecoded = witness(
 
 /** Whether `r` read some slot of decode's pool. */
 function readDecodePages(r: RequestView): boolean {
-  return readAnyOn(r, 'decode');
+  return r.readOn('decode');
 }
 
 /** A page changed hands between tenants with the old tenant's KV still in it. */

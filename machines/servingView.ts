@@ -10,7 +10,7 @@
 import type { KvRead, ServingContext } from './context.ts';
 import { F, type Layout, type ListSlot, type PoolLayout } from './layout.ts';
 import type { NodeRole, RequestId, TenantId } from './scenario.ts';
-import { hasBit, listAt, listHas, listItems, listLen } from './vectorOps.ts';
+import { hasBit, listAt, listHas, listItems, listLen, setBit } from './vectorOps.ts';
 
 /** One request's fields in the current state. */
 export class RequestView {
@@ -20,6 +20,8 @@ export class RequestView {
   readonly code: number;
   readonly b: number;
   readonly tenant: TenantId;
+  /** Masks over the read bitset: the reads `readOn`, `readWritten` and `readForeign` test. */
+  private readonly masks: ReadMasks;
 
   constructor(
     readonly layout: Layout,
@@ -30,6 +32,7 @@ export class RequestView {
     this.code = i + 1;
     this.b = layout.block(i);
     this.tenant = layout.tenants[i] as TenantId;
+    this.masks = readMasks(layout, this.tenant);
   }
 
   private f(field: number): number {
@@ -202,6 +205,31 @@ export class RequestView {
     );
   }
 
+  /** Whether the request read any slot of `node`'s pool, written or not (a forward ran there). */
+  readOn(node: NodeRole): boolean {
+    return this.readsUnder(node === 'prefill' ? this.masks.prefill : this.masks.decode);
+  }
+
+  /** Whether the request read a slot that some request had written, on either node. */
+  readWritten(): boolean {
+    return this.readsUnder(this.masks.written);
+  }
+
+  /** Whether the request read a slot last written by a request of another tenant. */
+  readForeign(): boolean {
+    return this.readsUnder(this.masks.foreign);
+  }
+
+  /** Whether a read bit under `mask` is set: one test per word of the bitset. */
+  private readsUnder(mask: Int32Array): boolean {
+    const w = this.w;
+    const at = this.b + this.layout.lists.reads;
+    for (let j = 0; j < mask.length; j++) {
+      if (((w[at + j] as number) & (mask[j] as number)) !== 0) return true;
+    }
+    return false;
+  }
+
   /**
    * Calls `visit` for each read, in the decoded read set's node and page order; stops and
    * returns true as soon as `visit` does.
@@ -226,6 +254,42 @@ export class RequestView {
 }
 
 const nodes = ['decode', 'prefill'] as const;
+
+/** Masks over a request's read bitset, one bit per (node, page, writer code) read. */
+interface ReadMasks {
+  /** Every read on prefill's pages. */
+  readonly prefill: Int32Array;
+  /** Every read on decode's pages. */
+  readonly decode: Int32Array;
+  /** Reads of a slot some request wrote (writer code not 0). */
+  readonly written: Int32Array;
+  /** Reads of a slot a request of a tenant other than `tenant` wrote. */
+  readonly foreign: Int32Array;
+}
+
+/** The read masks of a request of `tenant` under `layout`. */
+function readMasks(layout: Layout, tenant: TenantId): ReadMasks {
+  const bits = (layout.prefill.pages + layout.decode.pages) * layout.writerCodes;
+  const size = Math.ceil(bits / 32);
+  const m = {
+    prefill: new Int32Array(size),
+    decode: new Int32Array(size),
+    written: new Int32Array(size),
+    foreign: new Int32Array(size),
+  };
+  for (const node of nodes) {
+    for (let page = 0; page < layout.pool(node).pages; page++) {
+      for (let code = 0; code < layout.writerCodes; code++) {
+        const bit = layout.readBit(node, page, code);
+        setBit(m[node], 0, bit);
+        if (code === 0) continue;
+        setBit(m.written, 0, bit);
+        if (layout.tenants[code - 1] !== tenant) setBit(m.foreign, 0, bit);
+      }
+    }
+  }
+  return m;
+}
 
 /** One node's pool in the current state. */
 export class PoolView {
