@@ -12,7 +12,14 @@ import { type ActiveNode, type AnySnapshot, activeNodesOf } from '../../engine/i
 
 const external = new Set<string>(externalEventTypes);
 
-function compute(nodes: readonly ActiveNode[], rids: readonly RequestId[]): ExternalEvent[] {
+/** One event object per (request, type), shared by every configuration that offers it. */
+type EventOf = (type: ExternalEvent['type'], rid: RequestId) => ExternalEvent;
+
+function compute(
+  nodes: readonly ActiveNode[],
+  rids: readonly RequestId[],
+  eventOf: EventOf,
+): ExternalEvent[] {
   const byRid = new Map<string, Set<string>>();
   for (const node of nodes) {
     const rid = node.path[0];
@@ -28,7 +35,7 @@ function compute(nodes: readonly ActiveNode[], rids: readonly RequestId[]): Exte
   for (const rid of rids) {
     const types = byRid.get(rid);
     if (!types) continue;
-    for (const type of externalEventTypes) if (types.has(type)) out.push({ type, rid });
+    for (const type of externalEventTypes) if (types.has(type)) out.push(eventOf(type, rid));
   }
   return out;
 }
@@ -41,16 +48,27 @@ export function servingEvents(
   rids: readonly RequestId[],
 ): (snapshot: AnySnapshot) => readonly ExternalEvent[] {
   const cache = new WeakMap<object, readonly ExternalEvent[]>();
+  // Shared event objects: the engine interns events by identity before it falls back to their
+  // JSON, and a configuration's list then costs one array, not one object per event.
+  const shared = new Map<string, ExternalEvent>();
+  const eventOf: EventOf = (type, rid) => {
+    const key = `${rid}\u0000${type}`;
+    const known = shared.get(key);
+    if (known !== undefined) return known;
+    const event: ExternalEvent = Object.freeze({ type, rid });
+    shared.set(key, event);
+    return event;
+  };
   return (snapshot) => {
     const key: unknown = snapshot.value;
     // Only the engine's values are shared per configuration (and frozen); an XState snapshot's
     // value is its own, so caching it would only fill the map.
     if (typeof key !== 'object' || key === null || !Object.isFrozen(key)) {
-      return compute(activeNodesOf(snapshot), rids);
+      return compute(activeNodesOf(snapshot), rids, eventOf);
     }
     let events = cache.get(key);
     if (!events) {
-      events = compute(activeNodesOf(snapshot), rids);
+      events = compute(activeNodesOf(snapshot), rids, eventOf);
       cache.set(key, events);
     }
     return events;
