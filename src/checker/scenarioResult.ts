@@ -7,7 +7,7 @@ import { witnesses } from '../../invariants/index.ts';
 import type { Property } from '../../invariants/property.ts';
 import type { ServingState } from '../../invariants/vocabulary.ts';
 import type { ServingContext } from '../../machines/context.ts';
-import type { ExternalEvent } from '../../machines/events.ts';
+import { type ExternalEvent, externalEventTypes } from '../../machines/events.ts';
 import type { Scenario } from '../../machines/scenario.ts';
 import type { ExploreResult, Journal, StateProjection, Violation } from '../engine/index.ts';
 import type { ResolvedCheckOptions } from './checkOptions.ts';
@@ -23,6 +23,21 @@ import { regionSnapshot, traceFrom } from './stepChanges.ts';
 /** A projection of the serving machine as the properties read it. */
 export function plainState(p: StateProjection<ServingContext>): ServingState {
   return { value: p.value as unknown as ServingState['value'], context: p.context };
+}
+
+/** Each external event type's index, for `moveKey`. */
+const typeIndex = new Map<string, number>(externalEventTypes.map((t, i) => [t, i]));
+
+/**
+ * A lifecycle move's number: its event type's index and its two region tuple ids packed into
+ * one safe integer (a `move` per transition then builds no string).
+ */
+function moveKey(type: string, a: number, b: number): number {
+  const t = typeIndex.get(type);
+  if (t === undefined || a >= 2 ** 20 || b >= 2 ** 20) {
+    throw new RangeError(`lifecycle move out of range: ${type} ${a} ${b}`);
+  }
+  return (b * 2 ** 20 + a) * 64 + t;
 }
 
 /**
@@ -45,7 +60,8 @@ export class ResultRecorder implements Journal {
   private readonly fired = new Set<string>();
   private readonly ids = new Map<string, number>();
   private readonly tuples: Record<string, string>[] = [];
-  private readonly moves = new Set<string>();
+  /** The distinct lifecycle moves by `moveKey`: event type and the two tuple ids. */
+  private readonly moves = new Map<number, readonly [string, number, number]>();
 
   /** `rids`: the scenario's requests in order; `coverage`: record lifecycle moves. */
   constructor(
@@ -68,9 +84,9 @@ export class ResultRecorder implements Journal {
     const a = this.tuplesOf(plainState(from))[r];
     const b = this.tuplesOf(plainState(to))[r];
     if (a === undefined || b === undefined) return;
-    const key = `${event.type} ${a} ${b}`;
+    const key = moveKey(event.type, a, b);
     if (this.moves.has(key)) return;
-    this.moves.add(key);
+    this.moves.set(key, [event.type, a, b]);
     this.log.push(`m${JSON.stringify([event.type, this.tuples[a], this.tuples[b]])}`);
   }
 
@@ -92,7 +108,9 @@ export class ResultRecorder implements Journal {
         Record<string, string>,
         Record<string, string>,
       ];
-      this.moves.add(`${type} ${this.intern(a)} ${this.intern(b)}`);
+      const ia = this.intern(a);
+      const ib = this.intern(b);
+      this.moves.set(moveKey(type, ia, ib), [type, ia, ib]);
     }
   }
 
@@ -108,15 +126,14 @@ export class ResultRecorder implements Journal {
 
   /** The distinct lifecycle moves, sorted by their JSON text. */
   lifecycleMoves(): LifecycleMove[] {
-    return [...this.moves]
-      .map((key): LifecycleMove => {
-        const [event = '', a = '0', b = '0'] = key.split(' ');
-        return {
+    return [...this.moves.values()]
+      .map(
+        ([event, a, b]): LifecycleMove => ({
           event,
-          before: this.tuples[Number(a)] ?? {},
-          after: this.tuples[Number(b)] ?? {},
-        };
-      })
+          before: this.tuples[a] ?? {},
+          after: this.tuples[b] ?? {},
+        }),
+      )
       .map((m) => [JSON.stringify(m), m] as const)
       .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
       .map(([, m]) => m);
