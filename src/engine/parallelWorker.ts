@@ -23,10 +23,10 @@ import {
   parentInts,
   type WorkerMessage,
 } from './parallelProtocol.ts';
-import { type Check, Search } from './search.ts';
+import { failing, Search } from './search.ts';
 import { StateRecords } from './stateRecords.ts';
 import { Fingerprinter } from './stateStore.ts';
-import type { SnapshotLike, WorkerRecipe, WorkerRun } from './types.ts';
+import type { WorkerRecipe, WorkerRun } from './types.ts';
 import { hashWords, isVectorContext, type VectorContext } from './vectorContext.ts';
 
 /**
@@ -111,13 +111,6 @@ class SentCache {
   }
 }
 
-/** Bit i set when `list[i]` does not hold in `snap`. */
-function verdicts<C>(list: readonly Check<C>[], snap: SnapshotLike<C>): number {
-  let bits = 0;
-  for (let i = 0; i < list.length; i++) if (!(list[i] as Check<C>).holds(snap)) bits |= 1 << i;
-  return bits;
-}
-
 /** One worker's run: the search machinery of the main thread's run, without a store. */
 class Expander<C, E extends EventObject> {
   private readonly search: Search<C, E>;
@@ -162,7 +155,7 @@ class Expander<C, E extends EventObject> {
       parents[at + P.enabled] = enabled;
       const terminal = this.search.terminal;
       if (enabled === 0 && terminal.length > 0) {
-        parents[at + P.terminal] = verdicts(terminal, this.search.snapshot(state));
+        parents[at + P.terminal] = failing(terminal, this.search.snapshot(state));
       }
       parents[at + P.journalFrom] = from;
       parents[at + P.journalTo] = this.journal.length;
@@ -221,7 +214,7 @@ class Expander<C, E extends EventObject> {
         m[at + M.event] = search.events.intern(event);
         m[at + M.orbit] = options.orbitSize?.(snap) ?? 0;
         options.onState?.(snap, -1, -1);
-        m[at + M.violated] = verdicts(search.invariants, snap);
+        m[at + M.violated] = failing(search.invariants, snap);
         const r = candidates.reserve(this.records.size) / this.records.size;
         this.records.write(
           candidates.data,

@@ -47,6 +47,28 @@ function rebound(hint: HashHint, context: unknown): HashHint {
   return { words, a: hint.a, b: hint.b };
 }
 
+/**
+ * Most checks one word of verdicts holds: a worker thread sends a state's verdicts as one int32
+ * (`parallelProtocol.ts`), so a run on workers takes at most this many invariants, and as many
+ * terminal invariants.
+ */
+export const checksPerWord = 32;
+
+/**
+ * Bit `i` set when check `list[from + i]` (`i` below `checksPerWord`) has no violation yet and
+ * does not hold in `snap`: the verdicts of one word, as a worker thread sends them and as
+ * `Search.violated` records them.
+ */
+export function failing<C>(list: readonly Check<C>[], snap: SnapshotLike<C>, from = 0): number {
+  let bits = 0;
+  const to = Math.min(list.length, from + checksPerWord);
+  for (let i = from; i < to; i++) {
+    const check = list[i] as Check<C>;
+    if (check.at === -1 && !check.holds(snap)) bits |= 1 << (i - from);
+  }
+  return bits;
+}
+
 function checks<C>(spec: Readonly<Record<string, Invariant<C>>> | undefined): Check<C>[] {
   return Object.entries(spec ?? {}).map(([name, holds]) => ({ name, holds, at: -1 }));
 }
@@ -100,6 +122,12 @@ export class Search<C, E extends EventObject> {
     this.terminal = checks(options.terminalInvariants);
     if (options.ample && ((options.workers?.count ?? 1) > 1 || options.onTransition)) {
       throw new TypeError('explore: `ample` does not combine with `workers` or `onTransition`');
+    }
+    const most = Math.max(this.invariants.length, this.terminal.length);
+    if ((options.workers?.count ?? 1) > 1 && most > checksPerWord) {
+      throw new TypeError(
+        `explore: workers take at most ${checksPerWord} invariants and ${checksPerWord} terminal invariants, not ${most}`,
+      );
     }
   }
 
@@ -325,11 +353,11 @@ export class Search<C, E extends EventObject> {
 
   /**
    * Records state `index` as the first violation of each check of `list` whose bit is set in
-   * `bits` (bit i: `list[i]`) and that has none yet: what `checkAll` does with verdicts computed
-   * elsewhere (a worker thread).
+   * `bits` (bit i: `list[from + i]`, as `failing` sets them, here or on a worker thread) and
+   * that has none yet.
    */
-  violated(list: Check<C>[], bits: number, index: number): void {
-    for (let i = 0; bits !== 0 && i < list.length; i++, bits >>>= 1) {
+  violated(list: Check<C>[], bits: number, index: number, from = 0): void {
+    for (let i = from; bits !== 0 && i < list.length; i++, bits >>>= 1) {
       const check = list[i] as Check<C>;
       if ((bits & 1) === 0 || check.at !== -1) continue;
       check.at = index;
@@ -349,13 +377,10 @@ export class Search<C, E extends EventObject> {
   }
 
   private checkAll(list: Check<C>[], item: Item, given?: SnapshotLike<C>): void {
-    let snap = given;
-    for (const check of list) {
-      if (check.at !== -1) continue;
-      snap = snap ?? this.snapshot(item);
-      if (check.holds(snap)) continue;
-      check.at = item.index;
-      if (this.options.stopAtFirstViolation) this.stopped = true;
+    if (list.length === 0) return;
+    const snap = given ?? this.snapshot(item);
+    for (let from = 0; from < list.length; from += checksPerWord) {
+      this.violated(list, failing(list, snap, from), item.index, from);
     }
     if (this.stopWhenAllViolated && this.allViolated()) this.stopped = true;
   }

@@ -221,7 +221,9 @@ export interface WorkerRun<TContext, TEvent extends EventObject> {
  * states: they expand it, evaluate the invariants and callbacks on the successors not yet
  * stored (looking them up in the store's shared fingerprint table), and the main thread merges
  * their results in the order one thread would have found them, so states, transitions,
- * verdicts, traces and the journal's records are those of one thread.
+ * verdicts, traces and the journal's records are those of one thread. A worker sends a state's
+ * verdicts as one 32-bit word, so a run on workers takes at most 32 invariants and 32 terminal
+ * invariants (`explore` throws a `TypeError` beyond that; one thread takes any number).
  */
 export interface WorkerOptions {
   /** Worker threads, at least 2 (1 is one thread: no workers). */

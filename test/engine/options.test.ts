@@ -260,4 +260,48 @@ describe('explore options', () => {
       4,
     );
   });
+
+  it('records each of more than 32 invariants under its own name, at its first violation', () => {
+    // Verdicts go by words of 32 checks: `n` reaches k at depth k, so check k fails first
+    // there, and a check past the first word must not be taken for one inside it.
+    const counter = setup({ types: { context: {} as { n: number } } }).createMachine({
+      id: 'counter',
+      context: { n: 0 },
+      on: {
+        INC: {
+          guard: ({ context }) => context.n < 40,
+          actions: assign({ n: ({ context }) => context.n + 1 }),
+        },
+      },
+    });
+    const many: Record<string, (s: StateProjection<{ n: number }>) => boolean> = {};
+    // The failing checks come last, in the second word.
+    for (let k = 0; k < 36; k++) many[`never${k}`] = () => true;
+    for (const k of [3, 33, 35, 70]) many[`below${k}`] = (s) => s.context.n < k;
+    const r = explore(counter, { events: [{ type: 'INC' }], invariants: many });
+    expect(Object.keys(many)).toHaveLength(40);
+    expect(new Map(r.violations.map((v) => [v.name, v.trace.length]))).toEqual(
+      new Map([
+        ['below3', 3],
+        ['below33', 33],
+        ['below35', 35],
+      ]),
+    );
+  });
+
+  it('refuses more than 32 invariants on workers, which send verdicts as one word', async () => {
+    const recipe = { module: 'unused', name: 'unused', arg: null };
+    const many = Object.fromEntries(
+      Array.from({ length: 33 }, (_, k) => [`p${k}`, () => true] as const),
+    );
+    await expect(
+      exploreAsync(machine, {
+        events: servingEvents(['a1', 'b1']),
+        invariants: many,
+        workers: { count: 2, recipe },
+      }),
+    ).rejects.toThrow(
+      'explore: workers take at most 32 invariants and 32 terminal invariants, not 33',
+    );
+  });
 });
