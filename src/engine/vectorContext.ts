@@ -19,6 +19,7 @@ import {
   type ParameterizedObject,
   type ProvidedActor,
 } from 'xstate';
+import type { WordDiff } from './wordDiff.ts';
 
 /** A context whose state is exactly its `words`; every other field is static across a run. */
 export interface VectorContext {
@@ -133,7 +134,8 @@ export function hashWords(words: Int32Array, out: Uint32Array): void {
 
 /**
  * `hashWords(words, out)`, computed from the hash (`a`, `b`) of `parent`, a vector of the same
- * length: only the words that differ are hashed.
+ * length: only the words that differ are hashed. `diff`, a `WordDiff` of this length, finds
+ * them (about four times faster); without one, a JavaScript loop compares the words.
  */
 export function hashWordsFrom(
   parent: Int32Array,
@@ -141,10 +143,25 @@ export function hashWordsFrom(
   b0: number,
   words: Int32Array,
   out: Uint32Array,
+  diff: WordDiff | null = null,
 ): void {
   let a = a0;
   let b = b0;
   const n = words.length;
+  if (diff !== null && diff.length === n) {
+    const count = diff.diff(parent, words);
+    const changed = diff.changed;
+    for (let k = 0; k < count; k++) {
+      const i = changed[k] as number;
+      const w = words[i] as number;
+      const p = parent[i] as number;
+      a = (a + termA(i, w) - termA(i, p)) | 0;
+      b = (b + termB(i, w) - termB(i, p)) | 0;
+    }
+    out[0] = a;
+    out[1] = b;
+    return;
+  }
   let i = 0;
   // Eight words at a time: a successor differs from its parent in a handful of words, so most
   // blocks are skipped with one test (eight measured faster than four: 590 against 680 ns on
