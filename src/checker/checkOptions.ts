@@ -4,6 +4,7 @@
  * means the same everywhere.
  */
 import type { ServingMachine } from '../../machines/servingMachine.ts';
+import { didYouMean } from '../didYouMean.ts';
 import type { Progress } from '../engine/index.ts';
 
 /** The exploration engines: `fast` (`src/engine`) and `graph` (`xstate/graph`, the reference). */
@@ -218,8 +219,13 @@ export function withCheckDefaults(options: CheckOptions = {}): ResolvedCheckOpti
   };
 }
 
+/** Every option `CheckOptions` names (the keys `withCheckDefaults` fills in). */
+const checkOptionNames: readonly string[] = Object.keys(withCheckDefaults());
+
 /**
- * Fills in every default of `options`. Throws a plain `Error` when `workers` or a
+ * Fills in every default of `options`. Throws a plain `Error` naming an option `CheckOptions`
+ * does not have (a JavaScript caller's `search: 'depth'` would otherwise run breadth first,
+ * silently; an option set to undefined counts as not given), when `workers` or a
  * `workerLevels` value is not a whole number of at least 1, and, naming the options, when
  * options are combined that do not combine (`optionConflicts`): fast-engine options (`symmetry`,
  * `exact`, `order: 'depth'`, `por`, `maxMemory`) with the reference engine, which would
@@ -227,6 +233,12 @@ export function withCheckDefaults(options: CheckOptions = {}): ResolvedCheckOpti
  * `machine` of your own.
  */
 export function resolveCheckOptions(options: CheckOptions = {}): ResolvedCheckOptions {
+  for (const [name, value] of Object.entries(options)) {
+    if (value === undefined || checkOptionNames.includes(name)) continue;
+    throw new Error(
+      `unknown check option ${name}; ${didYouMean(name, checkOptionNames, 'accepted')}`,
+    );
+  }
   const resolved = withCheckDefaults(options);
   for (const [name, n] of Object.entries(resolved.workerLevels)) {
     if (!Number.isInteger(n) || n < 1) {

@@ -1,7 +1,8 @@
 /**
  * The check's contract beyond agreement (`agreement.test.ts`): a bounded search never passes, on
  * either engine; counterexamples are shortest; the fast engine's memory bound and symmetry
- * reduction report what they explored; fast-engine options are refused by the reference.
+ * reduction report what they explored; fast-engine options are refused by the reference, and
+ * an option `CheckOptions` does not have is refused by name.
  */
 import { maxReqInputLen } from '../../machines/scenario.ts';
 import { findVariant, variantNamed } from '../../machines/variants.ts';
@@ -9,7 +10,11 @@ import { incident } from '../../scenarios/index.ts';
 import { incidentLarge } from '../../scenarios/large.ts';
 import { twins } from '../../scenarios/symmetric.ts';
 import { check } from '../../src/checker/check.ts';
-import { engineNames, resolveCheckOptions } from '../../src/checker/checkOptions.ts';
+import {
+  type CheckOptions,
+  engineNames,
+  resolveCheckOptions,
+} from '../../src/checker/checkOptions.ts';
 import type { PropertyResult } from '../../src/checker/outcome.ts';
 import { servingSymmetryGroup } from '../../src/checker/serving/servingSymmetry.ts';
 
@@ -88,6 +93,21 @@ describe('options', () => {
     expect(() => resolveCheckOptions({ engine: 'graph', symmetry: true })).toThrow(/symmetry/);
     expect(() => resolveCheckOptions({ engine: 'graph', order: 'depth' })).toThrow(/depth/);
     expect(() => resolveCheckOptions({ engine: 'graph', maxMemory: 10 })).toThrow(/maxMemory/);
+  });
+
+  it('refuses an option it does not have, instead of running without it', () => {
+    // What a JavaScript caller may pass: the order option is `order`, not `search`.
+    const unknown = (o: object) => () => resolveCheckOptions(o as CheckOptions);
+    expect(unknown({ search: 'depth' })).toThrow(
+      'unknown check option search; accepted: properties, requiredWitnesses, engine, maxStates, maxSeconds, maxMemory, symmetry, exact, por, order, onProgress, signal, machine, workers, workerLevels',
+    );
+    expect(unknown({ maxState: 10 })).toThrow(
+      'unknown check option maxState; did you mean maxStates?',
+    );
+    expect(() => check(incident, variantNamed('fixed'), { orde: 'depth' } as CheckOptions)).toThrow(
+      'did you mean order?',
+    );
+    expect(resolveCheckOptions({ order: 'depth', ...{ search: undefined } }).order).toBe('depth');
   });
 });
 
