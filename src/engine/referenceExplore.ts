@@ -7,6 +7,7 @@
  */
 import type { AnyStateMachine, ContextFrom, EventFromLogic, EventObject } from 'xstate';
 import { getAdjacencyMap } from 'xstate/graph';
+import { refuseUnknown } from './knownOptions.ts';
 import type {
   ExploreBound,
   ExploreOptions,
@@ -114,6 +115,7 @@ export function exploreReference<C, E extends EventObject>(
   machine: AnyStateMachine,
   options: ExploreOptions<C, E> = {},
 ): ExploreResult<C, E> {
+  refuseUnknown(options);
   const started = performance.now();
   const graph = traverse<C, E>(machine, options);
   const tree = breadthFirstTree(graph.graph.edges);

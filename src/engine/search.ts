@@ -20,6 +20,7 @@ import {
 } from './configView.ts';
 import { EventTable, offeredEvents } from './events.ts';
 import { Interpreter } from './interpreter.ts';
+import { refuseUnknown } from './knownOptions.ts';
 import { ExactStore, FingerprintStore, type HashHint, type StateStore } from './stateStore.ts';
 import type { ExploreBound, ExploreOptions, Invariant, SnapshotLike } from './types.ts';
 import { isVectorContext } from './vectorContext.ts';
@@ -115,6 +116,7 @@ export class Search<C, E extends EventObject> {
     readonly options: ExploreOptions<C, E>,
     private readonly stopWhenAllViolated = false,
   ) {
+    refuseUnknown(options);
     this.views = viewsOf(m);
     this.interp = new Interpreter(m, this.views);
     this.store = this.newStore(false);

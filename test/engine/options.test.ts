@@ -3,7 +3,8 @@
  * seconds, memory) end in `incomplete` (never `ok`), the first-violation stop keeps traces
  * shortest, the depth-first order finds the same states and (shortened) traces, callbacks see
  * every state and transition, input reaches the context factory, an aborted signal ends the
- * search in `incomplete` (interrupted), and `exploreAsync` finds exactly what `explore` finds.
+ * search in `incomplete` (interrupted), `exploreAsync` finds exactly what `explore` finds, and
+ * an option `ExploreOptions` does not have is refused by name, by both engines.
  */
 import { assign, setup } from 'xstate';
 import { properties } from '../../invariants/index.ts';
@@ -15,7 +16,7 @@ import { type Variant, variants } from '../../machines/variants.ts';
 import { incident } from '../../scenarios/index.ts';
 import { incidentLarge } from '../../scenarios/large.ts';
 import { servingEvents } from '../../src/checker/serving/servingEvents.ts';
-import { explore, exploreAsync, type Progress } from '../../src/engine/index.ts';
+import { explore, exploreAsync, exploreReference, type Progress } from '../../src/engine/index.ts';
 import type { ExploreOptions, StateProjection } from '../../src/engine/types.ts';
 
 type Check = (s: StateProjection<ServingContext>) => boolean;
@@ -286,6 +287,19 @@ describe('explore options', () => {
         ['below33', 33],
         ['below35', 35],
       ]),
+    );
+  });
+
+  it('refuses an option it does not have, instead of running without it', () => {
+    const events = servingEvents(['a1', 'b1']);
+    expect(() => explore(machine, { events, search: 'depth' } as never)).toThrow(
+      /^explore: unknown option search; accepted: events, invariants, .*, journal$/,
+    );
+    expect(() => exploreReference(machine, { events, maxState: 5 } as never)).toThrow(
+      'explore: unknown option maxState; accepted: events,',
+    );
+    expect(explore(machine, { events, maxStates: 5, ...{ search: undefined } }).stats.states).toBe(
+      5,
     );
   });
 
