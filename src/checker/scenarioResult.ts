@@ -40,6 +40,14 @@ function moveKey(type: string, a: number, b: number): number {
   return (b * 2 ** 20 + a) * 64 + t;
 }
 
+/** The event type and the two tuple ids that `moveKey` packed into `key`. */
+function unpackMove(key: number): readonly [string, number, number] {
+  const t = key % 64;
+  const ab = (key - t) / 64;
+  const a = ab % 2 ** 20;
+  return [externalEventTypes[t] as string, a, (ab - a) / 2 ** 20];
+}
+
 /**
  * Records, state by state and move by move, what a `ScenarioResult` needs beyond the engine's
  * own result: the witnesses reached and, when `coverage` is on, each request's distinct
@@ -60,8 +68,8 @@ export class ResultRecorder implements Journal {
   private readonly fired = new Set<string>();
   private readonly ids = new Map<string, number>();
   private readonly tuples: Record<string, string>[] = [];
-  /** The distinct lifecycle moves by `moveKey`: event type and the two tuple ids. */
-  private readonly moves = new Map<number, readonly [string, number, number]>();
+  /** The distinct lifecycle moves, each packed by `moveKey`. */
+  private readonly moves = new Set<number>();
 
   /** `rids`: the scenario's requests in order; `coverage`: record lifecycle moves. */
   constructor(
@@ -86,7 +94,7 @@ export class ResultRecorder implements Journal {
     if (a === undefined || b === undefined) return;
     const key = moveKey(event.type, a, b);
     if (this.moves.has(key)) return;
-    this.moves.set(key, [event.type, a, b]);
+    this.moves.add(key);
     this.log.push(`m${JSON.stringify([event.type, this.tuples[a], this.tuples[b]])}`);
   }
 
@@ -108,9 +116,7 @@ export class ResultRecorder implements Journal {
         Record<string, string>,
         Record<string, string>,
       ];
-      const ia = this.intern(a);
-      const ib = this.intern(b);
-      this.moves.set(moveKey(type, ia, ib), [type, ia, ib]);
+      this.moves.add(moveKey(type, this.intern(a), this.intern(b)));
     }
   }
 
@@ -126,14 +132,11 @@ export class ResultRecorder implements Journal {
 
   /** The distinct lifecycle moves, sorted by their JSON text. */
   lifecycleMoves(): LifecycleMove[] {
-    return [...this.moves.values()]
-      .map(
-        ([event, a, b]): LifecycleMove => ({
-          event,
-          before: this.tuples[a] ?? {},
-          after: this.tuples[b] ?? {},
-        }),
-      )
+    return [...this.moves]
+      .map((key): LifecycleMove => {
+        const [event, a, b] = unpackMove(key);
+        return { event, before: this.tuples[a] ?? {}, after: this.tuples[b] ?? {} };
+      })
       .map((m) => [JSON.stringify(m), m] as const)
       .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
       .map(([, m]) => m);

@@ -2,7 +2,8 @@
  * The check's contract beyond agreement (`agreement.test.ts`): a bounded search never passes, on
  * either engine; counterexamples are shortest; the fast engine's memory bound and symmetry
  * reduction report what they explored; fast-engine options are refused by the reference, and
- * an option `CheckOptions` does not have is refused by name.
+ * an option `CheckOptions` does not have is refused by name; lifecycle coverage records each
+ * move from its source to its target.
  */
 import { maxReqInputLen } from '../../machines/scenario.ts';
 import { findVariant, variantNamed } from '../../machines/variants.ts';
@@ -73,6 +74,20 @@ describe('counterexamples', () => {
       'PREFILL_FORWARD b1',
       'SEND_KV b1',
     ]);
+  });
+});
+
+describe('lifecycle coverage', () => {
+  it.each(engineNames)('records each move from its source to its target (%s engine)', (engine) => {
+    const { coverage } = check(incident, variantNamed('fixed'), { engine });
+    const commits = coverage.filter((m) => m.event === 'DECODE_COMMIT');
+    expect(commits.length).toBeGreaterThan(0);
+    for (const m of commits) {
+      expect([m.before.decode, m.after.decode]).toEqual([
+        'admitted.awaitingKv',
+        'admitted.running',
+      ]);
+    }
   });
 });
 
