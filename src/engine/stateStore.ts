@@ -17,7 +17,7 @@
 import { combine, combineHalves, type Hash64 } from './fingerprint.ts';
 import { type HashNode, StructuralHasher } from './structuralHash.ts';
 import { hashWords, hashWordsFrom, type VectorContext } from './vectorContext.ts';
-import { WordDiff } from './wordDiff.ts';
+import { type WordDiffer, wordDiffer } from './wordDiff.ts';
 
 /** A vector context's words with their hash halves: the hint for its successors' hashes. */
 export interface WordsHash {
@@ -88,8 +88,7 @@ export class Fingerprinter {
   private readonly hasher = new StructuralHasher();
   private readonly words = new Uint32Array(2);
   /** Finds the words a successor changed (made for the run's vector length on first use). */
-  private diff: WordDiff | null = null;
-  private diffLength = -1;
+  private diff: WordDiffer | null = null;
 
   /** `vector`: every context of the run is a `VectorContext`. */
   constructor(private readonly vector: boolean) {}
@@ -100,10 +99,7 @@ export class Fingerprinter {
       const words = wordsOf(context);
       const parent = hint as WordsHash | null;
       if (parent !== null && parent.words.length === words.length) {
-        if (this.diffLength !== words.length) {
-          this.diff = WordDiff.of(words.length);
-          this.diffLength = words.length;
-        }
+        if (this.diff?.length !== words.length) this.diff = wordDiffer(words.length);
         hashWordsFrom(parent.words, parent.a, parent.b, words, this.words, this.diff);
       } else hashWords(words, this.words);
       const a = this.words[0] as number;

@@ -163,12 +163,28 @@ function wasmModule(): WebAssembly.Module | null {
 
 type DiffFn = (p: number, c: number, bytes: number, out: number) => number;
 
-/**
- * Finds the words in which two vectors of `length` words differ. One instance per length and
- * thread: it holds its own memory, into which `diff` copies both vectors.
- */
-export class WordDiff {
+/** Finds the words in which two vectors of `length` words differ. */
+export interface WordDiffer {
+  readonly length: number;
   /** After `diff`: the indices of the differing words, ascending, in `[0, count)`. */
+  readonly changed: Int32Array;
+  /**
+   * The number of words in which `x` and `y` (both of this differ's length) differ; their
+   * indices are then `changed[0 .. count)`.
+   */
+  diff(x: Int32Array, y: Int32Array): number;
+}
+
+/** A differ for vectors of `length` words: WebAssembly where SIMD is available, else JavaScript. */
+export function wordDiffer(length: number): WordDiffer {
+  return WordDiff.of(length) ?? new ScriptWordDiff(length);
+}
+
+/**
+ * The WebAssembly differ. One instance per length and thread: it holds its own memory, into
+ * which `diff` copies both vectors.
+ */
+export class WordDiff implements WordDiffer {
   readonly changed: Int32Array;
   private readonly a: Int32Array;
   private readonly b: Int32Array;
@@ -198,13 +214,45 @@ export class WordDiff {
     return new WordDiff(length, instance, memory);
   }
 
-  /**
-   * The number of words in which `x` and `y` (both of this differ's length) differ; their
-   * indices are then `changed[0 .. count)`.
-   */
   diff(x: Int32Array, y: Int32Array): number {
     this.a.set(x);
     this.b.set(y);
     return this.fn(0, this.bytes, this.bytes, 2 * this.bytes);
+  }
+}
+
+/**
+ * The JavaScript differ, for runtimes without WebAssembly SIMD: eight words per test, since a
+ * successor differs from its parent in a handful of words (eight measured faster than four:
+ * 590 against 680 ns on 499 words).
+ */
+export class ScriptWordDiff implements WordDiffer {
+  readonly changed: Int32Array;
+
+  constructor(readonly length: number) {
+    this.changed = new Int32Array(length);
+  }
+
+  diff(x: Int32Array, y: Int32Array): number {
+    const n = this.length;
+    const changed = this.changed;
+    let count = 0;
+    let i = 0;
+    for (; i + 8 <= n; i += 8) {
+      const same =
+        (((x[i] as number) ^ (y[i] as number)) |
+          ((x[i + 1] as number) ^ (y[i + 1] as number)) |
+          ((x[i + 2] as number) ^ (y[i + 2] as number)) |
+          ((x[i + 3] as number) ^ (y[i + 3] as number)) |
+          ((x[i + 4] as number) ^ (y[i + 4] as number)) |
+          ((x[i + 5] as number) ^ (y[i + 5] as number)) |
+          ((x[i + 6] as number) ^ (y[i + 6] as number)) |
+          ((x[i + 7] as number) ^ (y[i + 7] as number))) ===
+        0;
+      if (same) continue;
+      for (let j = i; j < i + 8; j++) if (x[j] !== y[j]) changed[count++] = j;
+    }
+    for (; i < n; i++) if (x[i] !== y[i]) changed[count++] = i;
+    return count;
   }
 }

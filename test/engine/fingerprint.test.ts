@@ -12,6 +12,7 @@ import { collisionProbability } from '../../src/engine/fingerprint.ts';
 import { FingerprintStore } from '../../src/engine/stateStore.ts';
 import { type HashNode, StructuralHasher } from '../../src/engine/structuralHash.ts';
 import { hashWords, hashWordsFrom } from '../../src/engine/vectorContext.ts';
+import { wordDiffer } from '../../src/engine/wordDiff.ts';
 import { pinnedSeed } from '../seed.ts';
 
 const seed = pinnedSeed(20261202);
@@ -123,7 +124,7 @@ describe(`the hash of a vector's words (seed ${seed})`, () => {
       const from = new Uint32Array(2);
       hashWords(parent, p);
       hashWords(child, fresh);
-      hashWordsFrom(parent, p[0] as number, p[1] as number, child, from);
+      hashWordsFrom(parent, p[0] as number, p[1] as number, child, from, wordDiffer(child.length));
       expect([...from]).toEqual([...fresh]);
     },
   );

@@ -1,14 +1,19 @@
 /**
- * The WebAssembly word differ (`wordDiff.ts`) and the incremental hash that uses it: on random
- * vectors of every length up to a few hundred words (padding included), with changes anywhere,
- * extreme values among them, it finds exactly the words that differ, in ascending order, and
- * the hash it yields is the hash of the whole vector, as the JavaScript comparison's is.
+ * The word differs (`wordDiff.ts`), WebAssembly and JavaScript, and the incremental hash that
+ * uses them: on random vectors of every length up to a few hundred words (padding included),
+ * with changes anywhere, extreme values among them, each finds exactly the words that differ,
+ * in ascending order, and the hash it yields is the hash of the whole vector.
  *
  * The seed is pinned: set KVCHECK_SEED to replay another one.
  */
 import { fc, test } from '@fast-check/vitest';
 import { hashWords, hashWordsFrom } from '../../src/engine/vectorContext.ts';
-import { WordDiff } from '../../src/engine/wordDiff.ts';
+import {
+  ScriptWordDiff,
+  WordDiff,
+  type WordDiffer,
+  wordDiffer,
+} from '../../src/engine/wordDiff.ts';
 import { pinnedSeed } from '../seed.ts';
 
 const seed = pinnedSeed(20261206);
@@ -43,15 +48,21 @@ function differing(x: Int32Array, y: Int32Array): number[] {
   return out;
 }
 
-describe('WordDiff', () => {
-  it('is available on this runtime (WebAssembly SIMD)', () => {
-    expect(WordDiff.of(499)).not.toBeNull();
-  });
+it('uses WebAssembly on this runtime, which has SIMD', () => {
+  expect(WordDiff.of(499)).not.toBeNull();
+  expect(wordDiffer(499)).toBeInstanceOf(WordDiff);
+});
 
+const differs: [string, (length: number) => WordDiffer][] = [
+  ['WebAssembly', (length) => WordDiff.of(length) as WordDiff],
+  ['JavaScript', (length) => new ScriptWordDiff(length)],
+];
+
+describe.each(differs)('the %s word differ', (_name, differOf) => {
   test.prop([pairArb], { seed, numRuns: 500 })(
     `finds exactly the differing words, in order (fast-check seed ${seed})`,
     ({ x, y }) => {
-      const diff = WordDiff.of(x.length) as WordDiff;
+      const diff = differOf(x.length);
       const count = diff.diff(x, y);
       expect(Array.from(diff.changed.subarray(0, count))).toEqual(differing(x, y));
       // The differ's memory holds the last pair only: the reverse pair gives the same words.
@@ -66,17 +77,14 @@ describe('WordDiff', () => {
       hashWords(x, parent);
       const whole = new Uint32Array(2);
       hashWords(y, whole);
-      const viaWasm = new Uint32Array(2);
-      hashWordsFrom(x, parent[0] as number, parent[1] as number, y, viaWasm, WordDiff.of(x.length));
-      const viaJs = new Uint32Array(2);
-      hashWordsFrom(x, parent[0] as number, parent[1] as number, y, viaJs);
-      expect([...viaWasm]).toEqual([...whole]);
-      expect([...viaJs]).toEqual([...whole]);
+      const from = new Uint32Array(2);
+      hashWordsFrom(x, parent[0] as number, parent[1] as number, y, from, differOf(x.length));
+      expect([...from]).toEqual([...whole]);
     },
   );
 
   it('is reused across pairs: each diff sees only its own pair', () => {
-    const diff = WordDiff.of(37) as WordDiff;
+    const diff = differOf(37);
     const base = Int32Array.from({ length: 37 }, (_, i) => i);
     for (let i = 0; i < 37; i++) {
       const other = base.slice();
