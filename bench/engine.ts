@@ -29,6 +29,7 @@ import { incidentLarge } from '../scenarios/large.ts';
 import { band3, incident3, twins } from '../scenarios/symmetric.ts';
 import { check } from '../src/checker/check.ts';
 import { servingEvents } from '../src/checker/serving/servingEvents.ts';
+import { servingReads } from '../src/checker/serving/servingReads.ts';
 import { servingOrbitSize, servingSymmetry } from '../src/checker/serving/servingSymmetry.ts';
 import type { ExploreOptions, ExploreResult, StateProjection } from '../src/engine/index.ts';
 import { explore } from '../src/engine/index.ts';
@@ -48,6 +49,15 @@ for (const [name, p] of Object.entries(properties)) {
 }
 /** Every property: state properties as invariants, terminal ones as terminal invariants. */
 export const withProps: Options = { invariants: stateProps, terminalInvariants: terminalProps };
+
+/**
+ * `extra` with the properties' declared reads on `scenario` when it checks the properties
+ * (`withProps`), as `check` runs them: a property is checked where a step changed what it reads.
+ */
+export function withReads(scenario: Scenario, extra: Options): Options {
+  if (extra.invariants !== stateProps) return extra;
+  return { reads: servingReads(scenario, Object.entries(properties)), ...extra };
+}
 
 /** States `incident-large`'s three-engine comparison expands, breadth first (then the frontier). */
 const largePrefix = 3000;
@@ -75,7 +85,8 @@ function best<T>(runs: number, run: () => T): { value: T; ms: number } {
 function fast([scenario, v]: Case, extra: Options = {}): () => Result {
   const machine = createServingMachine(scenario, v);
   const events = servingEvents(scenario.requests.map((r) => r.id));
-  return () => explore<ServingContext, ExternalEvent>(machine, { events, ...extra });
+  const options = withReads(scenario, extra);
+  return () => explore<ServingContext, ExternalEvent>(machine, { events, ...options });
 }
 
 type Measured = Pick<BenchRecord, 'states' | 'transitions'> &

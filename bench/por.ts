@@ -18,7 +18,7 @@ import { band3, incident3 } from '../scenarios/symmetric.ts';
 import { servingEvents } from '../src/checker/serving/servingEvents.ts';
 import { servingAmple } from '../src/checker/serving/servingPor.ts';
 import { type ExploreOptions, type ExploreResult, explore } from '../src/engine/index.ts';
-import { n, ratio, table, withProps } from './engine.ts';
+import { n, ratio, table, withProps, withReads } from './engine.ts';
 import type { BenchRecord } from './record.ts';
 
 type Options = ExploreOptions<ServingContext, ExternalEvent>;
@@ -35,7 +35,8 @@ function timed(scenario: Scenario, variant: Variant, extra: Options): { r: Resul
   const machine = createServingMachine(scenario, variant);
   const events = servingEvents(scenario.requests.map((r) => r.id));
   const start = performance.now();
-  const r = explore<ServingContext, ExternalEvent>(machine, { events, ...withProps, ...extra });
+  const options = withReads(scenario, { ...withProps, ...extra });
+  const r = explore<ServingContext, ExternalEvent>(machine, { events, ...options });
   return { r, ms: performance.now() - start };
 }
 

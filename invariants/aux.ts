@@ -22,6 +22,7 @@ export const auxSlotIntegrity = property(
   {
     guards:
       '#17259, #22716 (a reused metadata slot gives a request another room’s first token); #17430 (room check), #27374 (reset on free)',
+    reads: { request: ['firstTokenForeign', 'committed', 'auxSlot', 'dstAux', 'auxIn'] },
     trigger: {
       fires: (s) => s.context.layout.mechanisms.auxSlots && someRequest(s, committed),
       vacuity: 'the scenario has no aux slots, or decode never committed a request',

@@ -37,6 +37,7 @@ export const rejectedNeverHandedOff = property(
   'A request rejected at intake on either side never has KV sent for its room and is never committed by decode.',
   {
     guards: 'the 2026 incident; #30233, #32605; fixed by #38935 and #36988',
+    reads: { request: ['rejectedOnPrefill', 'rejectedOnDecode', 'kvSent', 'committed'] },
     trigger: someRejectedTrigger,
   },
   (s) => {
@@ -76,6 +77,18 @@ export const rejectedHoldsNothing = property(
   'A request rejected at intake by a side never runs a forward there and never holds a page or a metadata slot there; one rejected by prefill never opens a bootstrap room.',
   {
     guards: '#38935 (retire intake-rejected requests before the PD handoff)',
+    reads: {
+      request: [
+        'rejectedOnPrefill',
+        'rejectedOnDecode',
+        'prefilled',
+        'prefillPages',
+        'decodePages',
+        'auxSlot',
+        'reads',
+      ],
+      regions: ['transfer'],
+    },
     trigger: someRejectedTrigger,
   },
   (s) => {
@@ -123,6 +136,7 @@ export const noCrossTenantRead = property(
   'Every KV slot that prefill or decode reads for a request was last written by a request of the same tenant.',
   {
     guards: 'the 2026 incident (155 replies with other tenants’ data); pages are not scrubbed',
+    reads: { request: ['reads'] },
     trigger: {
       fires: someWrittenRead,
       vacuity: 'no request read a slot that any request had written',
@@ -179,6 +193,11 @@ export const coverageBeforeCommit = property(
   'While decode runs a committed request, every position below its sequence length holds KV that arrived by its own transfer or that its own decode steps wrote.',
   {
     guards: 'the 2026 incident; #38704 (decode-side coverage check)',
+    reads: {
+      request: ['seqLen', 'kvArrived', 'decodePages'],
+      pool: ['writer'],
+      regions: ['decode'],
+    },
     trigger: {
       fires: someDecoding,
       vacuity: 'decode never ran a committed request',

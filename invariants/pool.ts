@@ -150,7 +150,11 @@ function earlierHolder(
 /** A page has one holder, and the pool's owner field agrees with the requests' rows. */
 export const exclusivePageOwnership = property(
   'A page is held by at most one live request, and the pool records that request as its owner.',
-  { guards: '#35049 (a page reallocated while a transfer still writes it)', trigger: somePageHeld },
+  {
+    guards: '#35049 (a page reallocated while a transfer still writes it)',
+    reads: { request: ['prefillPages', 'decodePages', 'cachedPages'], pool: ['owner'] },
+    trigger: somePageHeld,
+  },
   (s) => ownershipViolation(s, 'prefill') ?? ownershipViolation(s, 'decode'),
 );
 
@@ -213,6 +217,7 @@ export const freedExactlyOnce = property(
   'Every page is on its free list at most once, and never while a request holds it.',
   {
     guards: '#30937 (a double release on an error during transfer)',
+    reads: { request: ['prefillPages', 'decodePages'], pool: ['free', 'writer'] },
     trigger: {
       fires: (s) => writtenPageFree(s, 'prefill') || writtenPageFree(s, 'decode'),
       vacuity: 'no written page was ever freed',
@@ -231,6 +236,7 @@ export const noWriteAfterFree = property(
   'KV is written only into pages that the writing request holds.',
   {
     guards: '#24527, #35049 (a late transfer write into a freed, reallocated page)',
+    reads: { request: ['draining'], pool: ['stray'] },
     trigger: {
       fires: (s) =>
         someRequest(s, draining) ||
@@ -261,6 +267,7 @@ export const noReadAfterFree = property(
   {
     guards:
       'prefill KV released while its sender still transfers it (#30937, B6), or reused by another request before the transfer read it',
+    reads: { request: ['readFreedPrefill', 'readFreedDecode', 'committed', 'kvArrived'] },
     trigger: {
       fires: (s) => someRequest(s, kvWasRead),
       vacuity: 'no KV was transferred or read',
@@ -288,6 +295,7 @@ export const poolAccounting = property(
   'On each node, free pages plus pages held by live requests (or by the prefix cache) equal the pool’s capacity.',
   {
     guards: 'SGLang’s own idle check (`check_memory`: available + evictable == size)',
+    reads: { request: ['prefillPages', 'decodePages', 'cachedPages'], pool: ['free'] },
     trigger: somePageHeld,
   },
   (s) => accountingViolation(s, 'prefill') ?? accountingViolation(s, 'decode'),

@@ -22,6 +22,7 @@ export const prefixSharingRespectsSalt = property(
   {
     guards:
       '#37160 (external KV storage keys ignore cache_salt); RadixKey extra_key: different salts never share prefix nodes',
+    reads: { request: ['prefixPages', 'cachedPages'] },
     trigger: {
       fires: (s) => someRequest(s, reusesPrefix),
       vacuity: 'no request reused prefix-cache pages',

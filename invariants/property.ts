@@ -2,6 +2,8 @@
  * The property helper: a plain predicate on a `ServingState` that also carries the sentence a
  * report prints, what it guards, when it is checked, and how to explain a violation.
  */
+import type { VariableReads } from '../machines/layout.ts';
+import type { RequestRegion } from '../machines/regionIds.ts';
 import type { ServingState } from './vocabulary.ts';
 
 /** When a property is evaluated: on every reachable state, or only where nothing can move. */
@@ -20,6 +22,18 @@ export interface Trigger {
   readonly vacuity: string;
 }
 
+/**
+ * Everything a property and its trigger read of a state, whatever the state: the state-vector
+ * variables (of every request and both pools, as `machines/layout.ts` names them) and the
+ * request regions whose state they read. The search re-evaluates a property on a successor only
+ * where one of these changed (`ExploreOptions.reads`), so a read left out could hide a
+ * violation: `test/invariants/reads.test.ts` records every read on the reachable states of the
+ * built-in and catalogue scenarios and fails on one that is not declared.
+ */
+export interface Reads extends VariableReads {
+  readonly regions?: readonly RequestRegion[];
+}
+
 /** A checkable property: call it to test a state; read its fields to describe it. */
 export interface Property {
   (s: ServingState): boolean;
@@ -30,6 +44,8 @@ export interface Property {
   readonly kind: PropertyKind;
   /** When the property can fail at all (see `Trigger`). */
   readonly trigger: Trigger;
+  /** What the property and its trigger read (see `Reads`). */
+  readonly reads: Reads;
   /** What is wrong in `s`, with names and numbers, or null when the property holds. */
   readonly explain: (s: ServingState) => string | null;
 }
@@ -40,7 +56,12 @@ export interface Property {
  */
 export function property(
   statement: string,
-  meta: { readonly guards: string; readonly kind?: PropertyKind; readonly trigger: Trigger },
+  meta: {
+    readonly guards: string;
+    readonly kind?: PropertyKind;
+    readonly trigger: Trigger;
+    readonly reads: Reads;
+  },
   findViolation: (s: ServingState) => string | null,
 ): Property {
   const holds = (s: ServingState) => findViolation(s) === null;
@@ -49,6 +70,7 @@ export function property(
     guards: meta.guards,
     kind: meta.kind ?? 'state',
     trigger: meta.trigger,
+    reads: meta.reads,
     explain: findViolation,
   });
 }

@@ -69,6 +69,7 @@ export const kvPollMonotone = property(
   {
     guards:
       'SGLang `CommonKVManager.update_status` (max rule; Failed overrides any status, Success included, and is sticky); no resurrection after clear',
+    reads: { request: ['kvSent', 'pollFailed', 'pollPeak'], regions: ['transfer'] },
     trigger: {
       fires: (s) => someRequest(s, roomOpened),
       vacuity: 'no bootstrap room was opened',
@@ -122,6 +123,7 @@ export const statusPerIncarnation = property(
   {
     guards:
       '#40185 (a client-supplied room a live request holds is refused); #40125, #28003, #27643 (colliding rooms); #24539 (a Failed re-created after clear)',
+    reads: { request: ['roomCrossed', 'prefillLen', 'decodeLen'] },
     trigger: {
       fires: (s) => someRequest(s, shareAdmittedRoom),
       vacuity: 'no two requests of one bootstrap room were admitted',
@@ -146,6 +148,17 @@ export const errorReachesClient = property(
   {
     guards:
       'the 2026 incident (HTTP 200 over another tenant’s KV); #33507 (Success overwrites the pending abort); mini_lb returns decode’s status',
+    reads: {
+      request: [
+        'clientReplyStatus',
+        'clientReplyTokens',
+        'rejectedOnPrefill',
+        'rejectedOnDecode',
+        'prefillAbort',
+        'decodeAbort',
+        'clientAborted',
+      ],
+    },
     trigger: {
       fires: (s) => someRequest(s, failedAndAnswered),
       vacuity: 'no rejected or aborted request was answered',
@@ -173,6 +186,7 @@ export const singleTerminalResponse = property(
   {
     guards:
       '#36988 (an abort is streamed exactly once); #36926 (a late chunk result after an abort)',
+    reads: { request: ['repliesPrefill', 'repliesDecode', 'repliesClient'] },
     trigger: {
       fires: (s) => someRequest(s, sideReplied),
       vacuity: 'no side ever replied',

@@ -24,6 +24,7 @@ export const noDeadlock = property(
     guards:
       'waiting must end: a request whose handshake can no longer come times out (decode: SGLANG_DISAGGREGATION_WAITING_TIMEOUT; prefill: the sender’s bootstrap timeout)',
     kind: 'terminal',
+    reads: { regions: ['prefill', 'decode'] },
     trigger: terminalReached,
   },
   (s) => {
@@ -47,6 +48,7 @@ export const everyRequestAnswered = property(
   {
     guards: '#24159 (the router hangs when prefill fails); aibrix #2289',
     kind: 'terminal',
+    reads: { request: ['clientReplyStatus'], regions: ['router'] },
     trigger: terminalReached,
   },
   (s) => {
@@ -67,6 +69,10 @@ export const noLeakAtQuiescence = property(
   {
     guards: 'SGLang’s idle memory check; #36926 (late chunk result leaks KV)',
     kind: 'terminal',
+    reads: {
+      request: ['prefillPages', 'decodePages', 'cachedPages', 'cachedLockRef'],
+      pool: ['free'],
+    },
     trigger: terminalReached,
   },
   (s) => leftAtQuiescence(s, 'prefill') ?? leftAtQuiescence(s, 'decode'),

@@ -128,6 +128,40 @@ export type Field = (typeof F)[keyof typeof F];
 
 const scalarWords = 36;
 
+/** A list of a request block (`Layout.lists`, the read bitset `reads` included). */
+export type RequestList = keyof RequestLists;
+
+/** A variable of a request block: a scalar field (`F`) or a list. */
+export type RequestVariable = keyof typeof F | RequestList;
+
+/** A variable of each pool. */
+export type PoolVariable = 'free' | 'owner' | 'writer' | 'stray';
+
+/** A global variable. */
+export type GlobalVariable =
+  | 'auxFree'
+  | 'transferFaultsLeft'
+  | 'clientAbortsLeft'
+  | 'retractPending'
+  | 'roomDst'
+  | 'roomConcluded';
+
+/** The variable a word belongs to (`Layout.variableOf`). */
+export type Variable =
+  | { readonly scope: 'request'; readonly request: number; readonly name: string }
+  | { readonly scope: NodeRole; readonly name: PoolVariable }
+  | { readonly scope: 'global'; readonly name: GlobalVariable };
+
+/**
+ * Variables by name, as a reader declares them (`Layout.wordsOf`): request variables of every
+ * request, pool variables of both pools, globals.
+ */
+export interface VariableReads {
+  readonly request?: readonly RequestVariable[];
+  readonly pool?: readonly PoolVariable[];
+  readonly global?: readonly GlobalVariable[];
+}
+
 /** A request's place in the vector: its index, its id code (`index + 1`), its block's first word. */
 export interface RequestPlace {
   readonly i: number;
@@ -348,11 +382,12 @@ export class Layout {
   }
 
   /**
-   * The variable word `w` belongs to, for messages: `<request>.<field>` for a request block's
-   * scalar field, list or read bitset (`a1.pollPeak`, `a1.decodePages`, `a1.reads`),
-   * `<node>.<variable>` for a pool (`prefill.free`, `decode.owner`), or a global's name.
+   * The variable word `w` belongs to: a request block's scalar field, list or read bitset (scope
+   * `request`, with the request's index), a pool's variable (scope `prefill` or `decode`), or a
+   * global (scope `global`). Names are those of the module doc (`pollPeak`, `decodePages`,
+   * `reads`, `free`, `auxFree`, …).
    */
-  wordName(w: number): string {
+  variableOf(w: number): Variable {
     const n = this.requests.length;
     if (w < n * this.blockWords) {
       const i = Math.floor(w / this.blockWords);
@@ -361,7 +396,7 @@ export class Layout {
       const list = Object.entries(this.lists).find(
         ([name, slot]) => name !== 'reads' && o >= slot.at && o <= slot.at + slot.cap,
       )?.[0];
-      return `${this.requests[i]}.${scalar ?? list ?? 'reads'}`;
+      return { scope: 'request', request: i, name: scalar ?? list ?? 'reads' };
     }
     for (const node of ['prefill', 'decode'] as const) {
       const p = this.pool(node);
@@ -375,16 +410,49 @@ export class Layout {
               : w >= p.stray.at && w <= p.stray.at + 2 * p.stray.cap
                 ? 'stray'
                 : null;
-      if (name) return `${node}.${name}`;
+      if (name) return { scope: node, name };
     }
-    if (w >= this.auxFree.at && w <= this.auxFree.at + this.auxFree.cap) return 'auxFree';
-    const globals: [number, string][] = [
+    if (w >= this.auxFree.at && w <= this.auxFree.at + this.auxFree.cap) {
+      return { scope: 'global', name: 'auxFree' };
+    }
+    const globals: [number, GlobalVariable][] = [
       [this.transferFaultsLeft, 'transferFaultsLeft'],
       [this.clientAbortsLeft, 'clientAbortsLeft'],
       [this.retractPending, 'retractPending'],
     ];
     const global = globals.find(([at]) => at === w)?.[1];
-    return global ?? (w >= this.roomConcluded ? 'roomConcluded' : 'roomDst');
+    return {
+      scope: 'global',
+      name: global ?? (w >= this.roomConcluded ? 'roomConcluded' : 'roomDst'),
+    };
+  }
+
+  /**
+   * The variable word `w` belongs to, for messages: `<request>.<field>` for a request block's
+   * scalar field, list or read bitset (`a1.pollPeak`, `a1.decodePages`, `a1.reads`),
+   * `<node>.<variable>` for a pool (`prefill.free`, `decode.owner`), or a global's name.
+   */
+  wordName(w: number): string {
+    const v = this.variableOf(w);
+    if (v.scope === 'global') return v.name;
+    return `${v.scope === 'request' ? this.requests[v.request] : v.scope}.${v.name}`;
+  }
+
+  /**
+   * The words of the variables `reads` names, in increasing order: its request variables in
+   * every request's block, its pool variables in both pools, its globals.
+   */
+  wordsOf(reads: VariableReads): number[] {
+    const request = new Set<string>(reads.request ?? []);
+    const pool = new Set<string>(reads.pool ?? []);
+    const global = new Set<string>(reads.global ?? []);
+    const out: number[] = [];
+    for (let w = 0; w < this.words; w++) {
+      const v = this.variableOf(w);
+      const set = v.scope === 'request' ? request : v.scope === 'global' ? global : pool;
+      if (set.has(v.name)) out.push(w);
+    }
+    return out;
   }
 
   /** A layout is static: it renders as its shape, never as its tables, in JSON. */

@@ -65,6 +65,7 @@ export {
   exploreReference,
   type InPlaceUpdate,
   type Invariant,
+  type InvariantReads,
   type Progress,
   type SnapshotLike,
   type StateProjection,

@@ -31,6 +31,7 @@ import type { ScenarioResult } from './outcome.ts';
 import { plainState, ResultRecorder, scenarioResult } from './scenarioResult.ts';
 import { servingEvents } from './serving/servingEvents.ts';
 import { servingAmple } from './serving/servingPor.ts';
+import { servingReads } from './serving/servingReads.ts';
 import { servingOrbitSize, servingSymmetry } from './serving/servingSymmetry.ts';
 
 type ServingExplore = ExploreOptions<ServingContext, ExternalEvent>;
@@ -126,6 +127,7 @@ function prepare(scenario: Scenario, variant: Variant, given: CheckOptions): Pre
     events: servingEvents(rids),
     invariants: invariants('state'),
     terminalInvariants: invariants('terminal'),
+    ...(fast ? { reads: servingReads(scenario, selected) } : {}),
     ...searchBounds(options),
     ...(fast && Number.isFinite(options.maxMemory) ? { maxMemory: options.maxMemory } : {}),
     ...(fast && options.signal ? { signal: options.signal } : {}),

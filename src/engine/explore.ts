@@ -15,7 +15,7 @@ import { initialState } from './initialState.ts';
 import { expandOnWorkers, WorkerPool } from './parallel.ts';
 import { Search } from './search.ts';
 import { rebuildTrace } from './trace.ts';
-import type { ExploreOptions, ExploreResult, Invariant, Violation } from './types.ts';
+import type { ExploreOptions, ExploreResult, Violation } from './types.ts';
 
 function violationsOf<C, E extends EventObject>(
   search: Search<C, E>,
@@ -26,10 +26,11 @@ function violationsOf<C, E extends EventObject>(
     .map((check) => ({ name: check.name, ...rebuildTrace(search, initial, check.at) }));
 }
 
-function only<C>(
-  spec: Readonly<Record<string, Invariant<C>>> | undefined,
+/** The entries of `spec` (invariants, or their reads) whose names are in `names`. */
+function only<T>(
+  spec: Readonly<Record<string, T>> | undefined,
   names: ReadonlySet<string>,
-): Record<string, Invariant<C>> {
+): Record<string, T> {
   return Object.fromEntries(Object.entries(spec ?? {}).filter(([name]) => names.has(name)));
 }
 
@@ -64,6 +65,7 @@ function* shortened<C, E extends EventObject>(
       stopAtFirstViolation: false,
       invariants: only(options.invariants, names),
       terminalInvariants: only(options.terminalInvariants, names),
+      reads: only(options.reads, names),
     },
     true,
   );

@@ -63,6 +63,7 @@ export type {
   ExploreResult,
   ExploreStats,
   Invariant,
+  InvariantReads,
   Journal,
   Progress,
   SnapshotLike,

@@ -10,6 +10,7 @@ const exploreOptionNames: readonly string[] = Object.keys({
   events: true,
   invariants: true,
   terminalInvariants: true,
+  reads: true,
   maxStates: true,
   maxSeconds: true,
   maxMemory: true,

@@ -21,6 +21,7 @@ import {
 import { EventTable, offeredEvents } from './events.ts';
 import { Interpreter } from './interpreter.ts';
 import { refuseUnknown } from './knownOptions.ts';
+import { ReadSets } from './readSets.ts';
 import { ExactStore, FingerprintStore, type HashHint, type StateStore } from './stateStore.ts';
 import type { ExploreBound, ExploreOptions, Invariant, SnapshotLike } from './types.ts';
 import { isVectorContext } from './vectorContext.ts';
@@ -56,16 +57,23 @@ function rebound(hint: HashHint, context: unknown): HashHint {
 export const checksPerWord = 32;
 
 /**
- * Bit `i` set when check `list[from + i]` (`i` below `checksPerWord`) has no violation yet and
- * does not hold in `snap`: the verdicts of one word, as a worker thread sends them and as
- * `Search.violated` records them.
+ * Bit `i` set when check `list[from + i]` (`i` below `checksPerWord`) is due (bit `i` of `due`;
+ * all by default), has no violation yet and does not hold in `snap`: the verdicts of one word,
+ * as a worker thread sends them and as `Search.violated` records them.
  */
-export function failing<C>(list: readonly Check<C>[], snap: SnapshotLike<C>, from = 0): number {
+export function failing<C>(
+  list: readonly Check<C>[],
+  snap: SnapshotLike<C>,
+  from = 0,
+  due = -1,
+): number {
   let bits = 0;
   const to = Math.min(list.length, from + checksPerWord);
   for (let i = from; i < to; i++) {
     const check = list[i] as Check<C>;
-    if (check.at === -1 && !check.holds(snap)) bits |= 1 << (i - from);
+    if (check.at === -1 && ((due >>> (i - from)) & 1) === 1 && !check.holds(snap)) {
+      bits |= 1 << (i - from);
+    }
   }
   return bits;
 }
@@ -84,6 +92,8 @@ export class Search<C, E extends EventObject> {
   readonly events = new EventTable();
   readonly invariants: Check<C>[];
   readonly terminal: Check<C>[];
+  /** What the invariants read (`options.reads`), or null to check each on every state. */
+  private readonly reads: ReadSets | null;
   transitions = 0;
   /** Sum of `options.orbitSize` over the stored representatives (when given). */
   unreduced = 0;
@@ -122,6 +132,15 @@ export class Search<C, E extends EventObject> {
     this.store = this.newStore(false);
     this.invariants = checks(options.invariants);
     this.terminal = checks(options.terminalInvariants);
+    const reads = options.reads;
+    this.reads =
+      reads === undefined || Object.keys(reads).length === 0
+        ? null
+        : new ReadSets(
+            m,
+            this.invariants.map((c) => c.name),
+            reads,
+          );
     if (options.ample && ((options.workers?.count ?? 1) > 1 || options.onTransition)) {
       throw new TypeError('explore: `ample` does not combine with `workers` or `onTransition`');
     }
@@ -306,6 +325,12 @@ export class Search<C, E extends EventObject> {
     this.options.onTransition?.(item.index, event as E, added >= 0 ? added : -1 - added);
     if (added < 0) return false;
     this.store.setEvent(added, this.events.intern(event));
+    // The invariants that read something the step changed (read before `detach`).
+    const reads = this.reads;
+    const due =
+      reads === null
+        ? -1
+        : reads.due(item.view, view, this.store.changedCount, this.store.changedWords);
     // A new state keeps its context: detached from the interpreter's scratch words.
     const own = this.interp.detach(context);
     const found: Item = {
@@ -316,7 +341,7 @@ export class Search<C, E extends EventObject> {
       tree: own === context ? this.store.lastHint : rebound(this.store.lastHint, own),
     };
     next.push(found);
-    this.discovered(found);
+    this.discovered(found, due);
     return this.stopped;
   }
 
@@ -342,7 +367,8 @@ export class Search<C, E extends EventObject> {
     return true;
   }
 
-  private discovered(item: Item): void {
+  /** Records a new state; `due`: the bits of the first 32 invariants to check (`ReadSets`). */
+  private discovered(item: Item, due = -1): void {
     const depth = item.depth;
     if (depth > this.maxDepth) this.maxDepth = depth;
     // One snapshot for every callback: they may cache what they derive from it by identity.
@@ -350,7 +376,7 @@ export class Search<C, E extends EventObject> {
     const orbit = this.options.orbitSize;
     if (orbit) this.unreduced += orbit(snap);
     this.options.onState?.(snap, item.index, depth);
-    this.checkAll(this.invariants, item, snap);
+    this.checkAll(this.invariants, item, snap, due);
   }
 
   /**
@@ -378,11 +404,11 @@ export class Search<C, E extends EventObject> {
     return this.stopped;
   }
 
-  private checkAll(list: Check<C>[], item: Item, given?: SnapshotLike<C>): void {
+  private checkAll(list: Check<C>[], item: Item, given?: SnapshotLike<C>, due = -1): void {
     if (list.length === 0) return;
     const snap = given ?? this.snapshot(item);
     for (let from = 0; from < list.length; from += checksPerWord) {
-      this.violated(list, failing(list, snap, from), item.index, from);
+      this.violated(list, failing(list, snap, from, from === 0 ? due : -1), item.index, from);
     }
     if (this.stopWhenAllViolated && this.allViolated()) this.stopped = true;
   }

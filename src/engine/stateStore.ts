@@ -55,6 +55,14 @@ export interface StateStore {
   add(config: KeyedConfig, context: unknown, parent: number, hint: HashHint): number;
   /** The hint of the context passed to the last `add` (null in exact mode). */
   readonly lastHint: HashHint;
+  /**
+   * How many words of the vector context passed to the last `add` differ from its hint's words,
+   * their indices being `changedWords[0 .. changedCount)`; -1 when that `add` did not compare
+   * them (no hint, a structural context, exact mode) or a `has` came after it.
+   */
+  readonly changedCount: number;
+  /** See `changedCount`. */
+  readonly changedWords: Int32Array;
   /** Whether an equal state is stored. */
   has(config: KeyedConfig, context: unknown): boolean;
   /** Whether the state is the one stored at `index`. */
@@ -85,10 +93,18 @@ const initialSlots = 1 << 8;
 export class Fingerprinter {
   readonly fp = new Uint32Array(2);
   lastHint: HashHint = null;
+  /** See `StateStore.changedCount`: the last `of`'s, -1 when it hashed whole. */
+  changedCount = -1;
   private readonly hasher = new StructuralHasher();
   private readonly words = new Uint32Array(2);
   /** Finds the words a successor changed (made for the run's vector length on first use). */
   private diff: WordDiffer | null = null;
+  private static readonly none = new Int32Array(0);
+
+  /** See `StateStore.changedCount`. */
+  get changedWords(): Int32Array {
+    return this.diff?.changed ?? Fingerprinter.none;
+  }
 
   /** `vector`: every context of the run is a `VectorContext`. */
   constructor(private readonly vector: boolean) {}
@@ -100,8 +116,18 @@ export class Fingerprinter {
       const parent = hint as WordsHash | null;
       if (parent !== null && parent.words.length === words.length) {
         if (this.diff?.length !== words.length) this.diff = wordDiffer(words.length);
-        hashWordsFrom(parent.words, parent.a, parent.b, words, this.words, this.diff);
-      } else hashWords(words, this.words);
+        this.changedCount = hashWordsFrom(
+          parent.words,
+          parent.a,
+          parent.b,
+          words,
+          this.words,
+          this.diff,
+        );
+      } else {
+        hashWords(words, this.words);
+        this.changedCount = -1;
+      }
       const a = this.words[0] as number;
       const b = this.words[1] as number;
       this.lastHint = { words, a, b };
@@ -110,6 +136,7 @@ export class Fingerprinter {
     }
     const tree = this.hasher.hashTree(context, hint as HashNode | null);
     this.lastHint = tree;
+    this.changedCount = -1;
     combine(config.hash, tree, this.fp);
   }
 }
@@ -131,6 +158,16 @@ export abstract class Fingerprinted {
   /** The hint of the context passed to the last `add`. */
   get lastHint(): HashHint {
     return this.prints.lastHint;
+  }
+
+  /** See `StateStore.changedCount`. */
+  get changedCount(): number {
+    return this.prints.changedCount;
+  }
+
+  /** See `StateStore.changedCount`. */
+  get changedWords(): Int32Array {
+    return this.prints.changedWords;
   }
 }
 
@@ -312,4 +349,6 @@ export class ExactStore implements StateStore {
   }
 
   readonly lastHint = null;
+  readonly changedCount = -1;
+  readonly changedWords = new Int32Array(0);
 }

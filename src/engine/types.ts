@@ -59,6 +59,17 @@ export interface Progress {
   readonly heapBytes: number;
 }
 
+/**
+ * Everything an invariant reads of a state of a vector context, whatever the state: the indices
+ * of the words of `context.words`, and the state nodes (paths from the root, keys joined by
+ * `.`, as `'a1.decode'`) whose subtree's configuration it reads. The invariant must be a function
+ * of these and of the context's static fields alone; a read left out can hide a violation.
+ */
+export interface InvariantReads {
+  readonly words: readonly number[];
+  readonly states: readonly string[];
+}
+
 /** Options of `explore`; all optional. */
 export interface ExploreOptions<TContext, TEvent extends EventObject> {
   /**
@@ -72,6 +83,15 @@ export interface ExploreOptions<TContext, TEvent extends EventObject> {
   readonly invariants?: Readonly<Record<string, Invariant<TContext>>>;
   /** Checked only on states where no offered event is enabled (see `transitions`). @default {} */
   readonly terminalInvariants?: Readonly<Record<string, Invariant<TContext>>>;
+  /**
+   * What invariants read, by invariant name (see `InvariantReads`): with a vector context and
+   * fingerprints (not `exact`), a new state is checked against a named invariant only when it
+   * differs from the state it was reached from in a word or a state node the invariant reads;
+   * otherwise the invariant holds there as it held in that state. An invariant not named is
+   * checked on every state. Only the first 32 invariants take part; terminal invariants are
+   * always checked. @default {}
+   */
+  readonly reads?: Readonly<Record<string, InvariantReads>>;
   /** The search stops (status `incomplete`) when it would store more states. @default Infinity */
   readonly maxStates?: number;
   /** The search stops (status `incomplete`) after this many seconds. @default Infinity */

@@ -135,7 +135,7 @@ export function hashWords(words: Int32Array, out: Uint32Array): void {
 /**
  * `hashWords(words, out)`, computed from the hash (`a`, `b`) of `parent`, a vector of the same
  * length: only the words that differ, which `diff` (a `WordDiffer` of that length) finds, are
- * hashed.
+ * hashed. Returns how many words differ; their indices are then `diff.changed[0 .. count)`.
  */
 export function hashWordsFrom(
   parent: Int32Array,
@@ -144,7 +144,7 @@ export function hashWordsFrom(
   words: Int32Array,
   out: Uint32Array,
   diff: WordDiffer,
-): void {
+): number {
   let a = a0;
   let b = b0;
   const count = diff.diff(parent, words);
@@ -158,4 +158,5 @@ export function hashWordsFrom(
   }
   out[0] = a;
   out[1] = b;
+  return count;
 }
