@@ -10,7 +10,8 @@
  * machine, cold (the first fast run of the process) and warm; (1) built-in scenarios, a
  * breadth-first prefix of a 3-request scenario and (without `--quick`) one of `incident-large`: states/s
  * of the three engines and their ratios, with and without every property, and bytes per
- * stored state; (2) a larger 3-request space the reference engines are not run on, fast engine
+ * stored state; (1b) the same rows with the properties checked on every state against only where
+ * a step changed what they read (as `check` runs them), in paired runs; (2) a larger 3-request space the reference engines are not run on, fast engine
  * only; (3) states with and without symmetry reduction, with the verdicts; (4) `incident-large`
  * (`scenarios/large.ts`) with symmetry and every property: `fixed` depth first, and
  * `incident-2026` breadth first up to its first counterexample, each bounded by
@@ -51,12 +52,59 @@ for (const [name, p] of Object.entries(properties)) {
 export const withProps: Options = { invariants: stateProps, terminalInvariants: terminalProps };
 
 /**
- * `extra` with the properties' declared reads on `scenario` when it checks the properties
- * (`withProps`), as `check` runs them: a property is checked where a step changed what it reads.
+ * `extra` with its properties' declared reads on `scenario` when it checks properties (its
+ * invariants are named after them), as `check` runs them: a property is checked where a step
+ * changed what it reads. `extra.reads` wins (`{}` checks every property on every state).
  */
 export function withReads(scenario: Scenario, extra: Options): Options {
-  if (extra.invariants !== stateProps) return extra;
-  return { reads: servingReads(scenario, Object.entries(properties)), ...extra };
+  const names = extra.invariants;
+  if (names === undefined) return extra;
+  const selected = Object.entries(properties).filter(([name]) => name in names);
+  return { reads: servingReads(scenario, selected), ...extra };
+}
+
+/** Every state property as an invariant that counts its calls into `calls`. */
+function countedProps(calls: { n: number }): Options {
+  const invariants: Record<string, Check> = {};
+  for (const [name, holds] of Object.entries(stateProps)) {
+    invariants[name] = (s) => {
+      calls.n++;
+      return holds(s);
+    };
+  }
+  return { invariants, terminalInvariants: terminalProps };
+}
+
+/**
+ * `runs` pairs of runs of `a` and `b`, alternating which goes first: the best time of each and
+ * the median of the pairs' ratios time(a) / time(b). The two runs of a pair are seconds apart,
+ * so a slow spell of the machine moves both; the median ratio is steadier than the ratio of the
+ * best times.
+ */
+function paired<T>(
+  runs: number,
+  a: () => T,
+  b: () => T,
+): { a: T; b: T; msA: number; msB: number; ratio: number } {
+  const ratios: number[] = [];
+  let msA = Number.POSITIVE_INFINITY;
+  let msB = Number.POSITIVE_INFINITY;
+  let last: { a: T; b: T } | undefined;
+  for (let i = 0; i < runs; i++) {
+    const order = i % 2 === 0 ? [a, b] : [b, a];
+    const out: { value: T; ms: number }[] = order.map((run) => best(1, run));
+    const [ra, rb] = (i % 2 === 0 ? out : [out[1], out[0]]) as [
+      { value: T; ms: number },
+      { value: T; ms: number },
+    ];
+    msA = Math.min(msA, ra.ms);
+    msB = Math.min(msB, rb.ms);
+    ratios.push(ra.ms / rb.ms);
+    last = { a: ra.value, b: rb.value };
+  }
+  if (!last) throw new Error('no run');
+  ratios.sort((x, y) => x - y);
+  return { ...last, msA, msB, ratio: ratios[ratios.length >> 1] as number };
 }
 
 /** States `incident-large`'s three-engine comparison expands, breadth first (then the frontier). */
@@ -227,6 +275,43 @@ export function engineBench(json: boolean, quick: boolean, largeSeconds = 300): 
     table(
       'scenario|variant|states|defaults st/s|graph st/s|fast st/s|÷ defaults|÷ graph|fast+props st/s|÷ graph|bytes/state',
       rows1,
+    ),
+  );
+
+  // (1b) The properties checked where a step changed what they read (`ExploreOptions.reads`,
+  // as `check` runs them) against every property on every state: paired runs.
+  const rows1b: string[][] = [];
+  for (const [c, prefix] of compared) {
+    if (prefix === largePrefix) continue;
+    const bound = prefix === undefined ? {} : { maxStates: prefix };
+    const pairs = prefix === undefined ? (quick ? 10 : 30) : quick ? 4 : 10;
+    const every = fast(c, { ...withProps, ...bound, reads: {} });
+    const read = fast(c, { ...withProps, ...bound });
+    const p = paired(pairs, every, read);
+    record(c, 'fast+properties, every state', p.a.stats, p.msA);
+    const callsPerState = (reads: boolean) => {
+      const calls = { n: 0 };
+      const r = fast(c, { ...countedProps(calls), ...bound, ...(reads ? {} : { reads: {} }) })();
+      return (calls.n / r.stats.states).toFixed(1);
+    };
+    rows1b.push([
+      c[0].name,
+      c[1].name,
+      n(p.b.stats.states),
+      callsPerState(false),
+      callsPerState(true),
+      n(Math.round((p.a.stats.states / p.msA) * 1000)),
+      n(Math.round((p.b.stats.states / p.msB) * 1000)),
+      `${p.ratio.toFixed(2)}x`,
+    ]);
+  }
+  print(
+    `\nThe ${Object.keys(stateProps).length} state properties on every state, or only where a step changed what they read (as check runs them); calls = property calls per state; ${quick ? '10' : '30'} pairs of runs (4 or 10 on prefixes), alternating; speed-up = median of the pairs' time ratios:\n`,
+  );
+  print(
+    table(
+      'scenario|variant|states|calls, every state|calls, reads|st/s, every state|st/s, reads|speed-up',
+      rows1b,
     ),
   );
 

@@ -9,7 +9,8 @@ export interface BenchRecord {
   readonly variant: string;
   /**
    * `graph` (kvcheck's reference engine), `graph-defaults` (`getAdjacencyMap` with its
-   * defaults), `fast`, or `fast` with a suffix naming what was added (`+properties`,
+   * defaults), `fast`, or `fast` with a suffix naming what was added (`+properties`, checked
+   * where a step changed what they read as `check` runs them, or `+properties, every state`;
    * `+symmetry`, `+depth` for a depth-first search, `exact keys`, `first counterexample`).
    */
   readonly engine: string;

@@ -22,7 +22,7 @@ import { explore } from '../../src/engine/index.ts';
 import { recordReads } from './recordReads.ts';
 
 /** States recorded per scenario × variant: the first ones, breadth first. */
-const statesPerCase = 1500;
+const statesPerCase = 1000;
 
 /** The names `recordReads` gives the variables and regions `reads` declares. */
 function declared(p: Pick<Property, 'reads'>): Set<string> {
