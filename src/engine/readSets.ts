@@ -12,7 +12,10 @@ import type { CompiledMachine } from './compiledMachine.ts';
 import type { ConfigView } from './configView.ts';
 import type { InvariantReads } from './types.ts';
 
-/** Invariants beyond this many (of a run's list) are checked on every state. */
+/**
+ * Invariants beyond this many (of a run's list) are checked on every state: the due bits are one
+ * int32, as `failing` takes one word of `checksPerWord` verdicts (`search.ts`).
+ */
 const tracked = 32;
 
 /** Every state node's path from the root (keys joined by `.`; '' for the root). */
@@ -26,7 +29,7 @@ function nodePaths(m: CompiledMachine): string[] {
   return paths;
 }
 
-/** `n` and every node below it, in document order (a subtree is a contiguous run after `n`). */
+/** `n` and every node below it. */
 function subtree(m: CompiledMachine, n: number): number[] {
   const out = [n];
   for (let i = 0; i < out.length; i++) out.push(...(m.children[out[i] as number] ?? []));
