@@ -446,14 +446,17 @@ export class Layout {
     const request = new Set<string>(reads.request ?? []);
     const pool = new Set<string>(reads.pool ?? []);
     const global = new Set<string>(reads.global ?? []);
+    this.variables ??= Array.from({ length: this.words }, (_, w) => this.variableOf(w));
     const out: number[] = [];
-    for (let w = 0; w < this.words; w++) {
-      const v = this.variableOf(w);
+    this.variables.forEach((v, w) => {
       const set = v.scope === 'request' ? request : v.scope === 'global' ? global : pool;
       if (set.has(v.name)) out.push(w);
-    }
+    });
     return out;
   }
+
+  /** Each word's variable (`variableOf`), made by the first `wordsOf` and kept. */
+  private variables: readonly Variable[] | null = null;
 
   /** A layout is static: it renders as its shape, never as its tables, in JSON. */
   toJSON(): string {
