@@ -24,13 +24,6 @@ import { type SearchArgs, searchOptionsFrom, workersFrom } from './checkArgs.ts'
 import { planDeploymentCheck, planJson, renderMapping } from './deploymentCommands.ts';
 import { exitCode, exitCodeOfResults } from './exitCodes.ts';
 import { checkOutputPaths, writeFailure, writeFilesInto } from './outputPaths.ts';
-import {
-  porCheckCode,
-  porCheckJson,
-  porCheckRuns,
-  renderPorChecks,
-  worseCode,
-} from './porCheckCommand.ts';
 import { renderProgress, renderResults, renderVerdictTable, type ScenarioArgs } from './render.ts';
 import {
   checkRuns,
@@ -46,6 +39,15 @@ import {
   resolveVariants,
   type SelectionArgs,
 } from './resolve.ts';
+import {
+  porSelfCheck,
+  readsSelfCheck,
+  renderSelfChecks,
+  selfCheckCode,
+  selfCheckJson,
+  selfCheckRuns,
+  worseCode,
+} from './selfCheckCommand.ts';
 import { oneOf, UsageError } from './usageError.ts';
 
 /** Options of `kvcheck check`, as parsed from the command line. */
@@ -60,6 +62,8 @@ export interface CheckArgs extends SelectionArgs, SearchArgs {
   readonly workers?: string;
   /** Self-check the partial-order reduction before checking (implies `--por on`). */
   readonly porCheck?: boolean;
+  /** Self-check the properties' declared reads before checking. */
+  readonly readsCheck?: boolean;
 }
 
 function traceFile(results: readonly ScenarioResult[]): string {
@@ -139,14 +143,18 @@ export async function runCheck(args: CheckArgs, io: Io): Promise<number> {
   const search = searchOptionsFrom(porArgs(args));
   const workers = workersFrom(args.workers, search);
   const progress = io.progress && !args.json ? io.progress : undefined;
-  const porChecks = args.porCheck
-    ? porCheckRuns(chosen, variantsChosen, search.maxStates ?? Number.POSITIVE_INFINITY, progress)
-    : [];
-  const porCode = porCheckCode(porChecks);
-  if (porCode === exitCode.violation) {
-    if (args.json) io.out(`${JSON.stringify({ porCheck: porCheckJson(porChecks) }, null, 2)}\n`);
-    else io.out(renderPorChecks(porChecks, io.colour));
-    return porCode;
+  const selfChecks = selfCheckRuns(
+    [...(args.porCheck ? [porSelfCheck()] : []), ...(args.readsCheck ? [readsSelfCheck()] : [])],
+    chosen,
+    variantsChosen,
+    search.maxStates ?? Number.POSITIVE_INFINITY,
+    progress,
+  );
+  const selfCode = selfCheckCode(selfChecks);
+  if (selfCode === exitCode.violation) {
+    if (args.json) io.out(`${JSON.stringify(selfCheckJson(selfChecks), null, 2)}\n`);
+    else io.out(renderSelfChecks(selfChecks, io.colour));
+    return selfCode;
   }
   const results: ScenarioResult[] = [];
   const interrupt = new AbortController();
@@ -182,17 +190,17 @@ export async function runCheck(args: CheckArgs, io: Io): Promise<number> {
   if (args.outItf)
     writeItfFiles(args.outItf, results, { scenarios: chosen, variants: variantsChosen });
   const deployment = plan ? { deployment: planJson(plan) } : {};
-  const selfCheck = args.porCheck ? { porCheck: porCheckJson(porChecks) } : {};
+  const selfCheck = selfCheckJson(selfChecks);
   if (args.json)
     io.out(
       `${JSON.stringify({ ...deployment, ...selfCheck, results: results.map(resultJson) }, null, 2)}\n`,
     );
   else
     io.out(
-      `${plan ? renderMapping(plan, io.colour) : ''}${args.porCheck ? renderPorChecks(porChecks, io.colour) : ''}${renderResults(results, reproduce, io.colour)}`,
+      `${plan ? renderMapping(plan, io.colour) : ''}${renderSelfChecks(selfChecks, io.colour)}${renderResults(results, reproduce, io.colour)}`,
     );
   // A check that was never run proves nothing, whatever the others found.
-  const code = worseCode(exitCodeOfResults(results), porCode);
+  const code = worseCode(exitCodeOfResults(results), selfCode);
   return skipped > 0 && code === exitCode.ok ? exitCode.incomplete : code;
 }
 

@@ -60,7 +60,7 @@ const bounded = `a bound stopped a search before a violation, or ${unreached}`;
 export const exitCodeMeanings: Readonly<Record<CommandName, ExitMeanings>> = {
   check: {
     ok: 'every property holds',
-    violation: 'a property is violated, or --por-check found a step off its footprint',
+    violation: 'a property is violated, or --por-check or --reads-check found an assumption broken',
     incomplete: `a bound or Ctrl-C stopped a search before a violation, or ${unreached}`,
   },
   lint: { ok: 'no finding is an error (warnings allowed)', violation: 'a finding is an error' },

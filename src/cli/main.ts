@@ -120,6 +120,10 @@ function program(io: Io, setCode: (code: number) => void, argvText: string): Com
       '--por-check',
       'first self-check the partial-order reduction on each scenario × variant: record every step and exit 1 if one breaks its footprint (implies --por on)',
     )
+    .option(
+      '--reads-check',
+      'first self-check what the properties declare they read on each scenario × variant: record every read on every state and exit 1 if one is not declared',
+    )
     .addHelpText(
       'after',
       '\nCtrl-C stops the fast engine with what it explored (verdict incomplete, exit 3); a second\nCtrl-C ends the process.',

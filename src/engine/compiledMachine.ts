@@ -222,6 +222,20 @@ export class CompiledMachine {
 const compiledCache = new WeakMap<AnyStateMachine, CompiledMachine>();
 
 /**
+ * Every state node's path from the root, by node index: its keys joined by `.` (`a1.decode`),
+ * and '' for the root. A parent's index is below its children's, so one pass builds them all.
+ */
+export function nodePaths(m: CompiledMachine): string[] {
+  const paths: string[] = [];
+  for (let n = 0; n < m.size; n++) {
+    const p = m.parent[n] as number;
+    const key = m.keys[n] as string;
+    paths.push(n === 0 || p < 0 ? '' : p === 0 ? key : `${paths[p]}.${key}`);
+  }
+  return paths;
+}
+
+/**
  * Compiles `machine` (cached per machine object). Throws `UnsupportedFeatureError` for a
  * machine outside the subset.
  */

@@ -9,7 +9,7 @@
  * on those words. Slow (a `Proxy` per step): for self-checks on small spaces, not for search.
  */
 import type { AnyStateMachine, EventObject } from 'xstate';
-import { compileMachine } from './compiledMachine.ts';
+import { compileMachine, nodePaths } from './compiledMachine.ts';
 import { EngineSnapshot, type EngineState, viewsOf } from './configView.ts';
 import { offeredEvents } from './events.ts';
 import { initialState } from './initialState.ts';
@@ -38,17 +38,6 @@ export interface FootprintOptions<TContext, TEvent extends EventObject> {
   readonly maxStates?: number;
 }
 
-/** For each state node, the key of its top-level ancestor (itself at the top), or '' for the root. */
-function topKeys(m: ReturnType<typeof compileMachine>): string[] {
-  const keys: string[] = [];
-  for (let n = 0; n < m.size; n++) {
-    let x = n;
-    while (x > 0 && (m.parent[x] as number) > 0) x = m.parent[x] as number;
-    keys.push(x > 0 ? (m.keys[x] as string) : '');
-  }
-  return keys;
-}
-
 /**
  * Visits every step of `machine`'s reachable space, breadth first, offering `options.events`
  * in each state (stored by exact key: configuration and words), and calls `visit` with each
@@ -63,7 +52,8 @@ export function visitFootprints<TContext, TEvent extends EventObject>(
   const m = compileMachine(machine);
   const views = viewsOf(m);
   const interp = new Interpreter(m, views);
-  const top = topKeys(m);
+  // For each state node, the key of its top-level ancestor (itself at the top); '' for the root.
+  const top = nodePaths(m).map((path) => path.split('.', 1)[0] as string);
   const start = initialState(machine, m, views, undefined);
   if (!isVectorContext(start.context)) throw new TypeError('footprints need a vector context');
   const key = (s: EngineState) =>

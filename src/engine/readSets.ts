@@ -8,7 +8,7 @@
  * them anyway (`StateStore.changedCount`); the state nodes are compared only when the step
  * changed the configuration.
  */
-import type { CompiledMachine } from './compiledMachine.ts';
+import { type CompiledMachine, nodePaths } from './compiledMachine.ts';
 import type { ConfigView } from './configView.ts';
 import type { InvariantReads } from './types.ts';
 
@@ -17,17 +17,6 @@ import type { InvariantReads } from './types.ts';
  * int32, as `failing` takes one word of `checksPerWord` verdicts (`search.ts`).
  */
 const tracked = 32;
-
-/** Every state node's path from the root (keys joined by `.`; '' for the root). */
-function nodePaths(m: CompiledMachine): string[] {
-  const paths: string[] = [];
-  for (let n = 0; n < m.size; n++) {
-    const p = m.parent[n] as number;
-    const key = m.keys[n] as string;
-    paths.push(n === 0 || p < 0 ? '' : p === 0 ? key : `${paths[p]}.${key}`);
-  }
-  return paths;
-}
 
 /** `n` and every node below it. */
 function subtree(m: CompiledMachine, n: number): number[] {

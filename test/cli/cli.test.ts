@@ -651,7 +651,7 @@ describe('bad input: exit 2, one error line, nothing on stdout', () => {
 
   it('rejects an unknown option of check and lists the accepted ones', async () => {
     expect(usageError(await run('check', '--frob'))).toMatchInlineSnapshot(
-      `"error: unknown option '--frob'; accepted: --scenario, --config, --variant, --invariant, --json, --out-trace, --out-itf, --engine, --max-states, --max-seconds, --max-memory, --symmetry, --exact, --search, --por, --workers, --deployment, --por-check, --help"`,
+      `"error: unknown option '--frob'; accepted: --scenario, --config, --variant, --invariant, --json, --out-trace, --out-itf, --engine, --max-states, --max-seconds, --max-memory, --symmetry, --exact, --search, --por, --workers, --deployment, --por-check, --reads-check, --help"`,
     );
   });
 

@@ -7,14 +7,15 @@
 import { describe, expect, it } from 'vitest';
 import { variantNamed } from '../../machines/variants.ts';
 import { incident } from '../../scenarios/index.ts';
-import { checkServingPor, servingLocalEvents } from '../../src/checker/serving/servingPor.ts';
+import { servingLocalEvents } from '../../src/checker/serving/servingPor.ts';
 import { exitCode } from '../../src/cli/exitCodes.ts';
 import {
-  porCheckCode,
-  porCheckJson,
-  renderPorChecks,
+  porSelfCheck,
+  renderSelfChecks,
+  selfCheckCode,
+  selfCheckJson,
   worseCode,
-} from '../../src/cli/porCheckCommand.ts';
+} from '../../src/cli/selfCheckCommand.ts';
 import { run, usageError } from './runCli.ts';
 
 const incident2026 = ['check', '--scenario', 'incident', '--variant', 'incident-2026'];
@@ -121,13 +122,14 @@ describe('--por-check', () => {
 
   it('fails (exit 1) on a broken footprint, naming the step and the word', () => {
     const seeded = new Set([...servingLocalEvents, 'DECODE_INTAKE']);
-    const found = checkServingPor(incident, variantNamed('fixed'), seeded);
-    const runs = [{ scenario: 'incident', variant: 'fixed', found }];
-    expect(porCheckCode(runs)).toBe(exitCode.violation);
-    const text = renderPorChecks(runs, false);
+    const check = porSelfCheck(seeded);
+    const found = check.run(incident, variantNamed('fixed'), Number.POSITIVE_INFINITY);
+    const runs = [{ check, scenario: 'incident', variant: 'fixed', found }];
+    expect(selfCheckCode(runs)).toBe(exitCode.violation);
+    const text = renderSelfChecks(runs, false);
     expect(text).toMatch(/\[broken\] incident × fixed: \d+ footprints? not as declared/);
     expect(text).toContain('    DECODE_INTAKE (local) writes decodeLen, not private');
-    expect(porCheckJson(runs)).toMatchObject([{ status: 'broken' }]);
+    expect(selfCheckJson(runs)).toMatchObject({ porCheck: [{ status: 'broken' }] });
   });
 
   it('combines its code with the checks’: a violation, else incomplete, else ok', () => {
