@@ -13,69 +13,22 @@
  */
 import { fc, test } from '@fast-check/vitest';
 import { describe, expect } from 'vitest';
-import type { Scenario } from '../../machines/scenario.ts';
 import { type Variant, variants } from '../../machines/variants.ts';
 import { catalogueVariants } from '../../src/catalogue/index.ts';
 import { check } from '../../src/checker/check.ts';
 import { checkServingPor } from '../../src/checker/serving/servingPor.ts';
-import { parseScenario } from '../../src/config/loadScenario.ts';
 import { conclusions } from '../checker/conclusions.ts';
-import { pinnedSeed, roomyScenarioArb, smallBounds } from './scenarioArbitraries.ts';
+import { mechanismsScenarioArb, pinnedSeed } from './scenarioArbitraries.ts';
 
 const seed = pinnedSeed();
 
 /** Far above what the scenarios below reach; a run that hits it is discarded (`fc.pre`). */
 const maxStates = 40_000;
 
-/** One mechanism each, as the scenario fields that turn it on. */
-const mechanisms: readonly Partial<Scenario>[] = [
-  { transferFaults: true, maxTransferFaults: 1 },
-  { clientAborts: true, maxClientAborts: 1 },
-  { prefillChunks: 2 },
-  { lateWrites: true, transferFaults: true, maxTransferFaults: 1 },
-  { auxSlots: 1 },
-  { prefillErrors: true },
-  { decodeReservedTokens: 1 },
-  { transfer: 'pull' },
-];
-
-/** A scenario with up to two mechanisms and, sometimes, a prefix its first two requests share. */
-const scenarioArb: fc.Arbitrary<Scenario> = fc
-  .tuple(
-    roomyScenarioArb({
-      ...smallBounds,
-      requests: 3,
-      tenants: 3,
-      promptLen: 4,
-      outputLen: 2,
-      poolPages: 6,
-    }),
-    fc.subarray([...mechanisms], { maxLength: 2 }),
-    fc.boolean(),
-  )
-  .map(([base, on, prefix]): Scenario => {
-    const requests =
-      prefix && base.requests.length > 1
-        ? base.requests.map((r, i) => (i < 2 ? { ...r, prefix: { group: 'p', len: 1 } } : r))
-        : base.requests;
-    return Object.assign({}, base, ...on, { requests });
-  })
-  .filter((s) => s.requests.length >= 2 && valid(s));
-
-/** Whether the scenario file format accepts `s` (mechanisms can exclude each other). */
-function valid(s: Scenario): boolean {
-  try {
-    parseScenario(JSON.stringify(s), 'generated', 'json');
-    return true;
-  } catch {
-    return false;
-  }
-}
-
 const variantArb: fc.Arbitrary<Variant> = fc.constantFrom(...variants, ...catalogueVariants);
 
 describe(`partial-order reduction over generated scenarios (seed: ${seed})`, () => {
-  test.prop([scenarioArb, variantArb], { seed, numRuns: 60 })(
+  test.prop([mechanismsScenarioArb(), variantArb], { seed, numRuns: 60 })(
     'rests on footprints that hold, and concludes as the unreduced check',
     (scenario, variant) => {
       const full = check(scenario, variant, { maxStates });

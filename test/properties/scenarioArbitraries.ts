@@ -13,6 +13,7 @@ import {
   type Scenario,
 } from '../../machines/scenario.ts';
 import { incident } from '../../scenarios/incident.ts';
+import { parseScenario } from '../../src/config/loadScenario.ts';
 
 /** The seed every property test in this folder runs with (`../seed.ts`). */
 export { pinnedSeed } from '../seed.ts';
@@ -226,4 +227,56 @@ export function withOneOptionArb(
     fc.integer({ min: 2, max: maxChunks }).map((prefillChunks) => ({ prefillChunks })),
   );
   return fc.tuple(base, option).map(([scenario, extra]): Scenario => ({ ...scenario, ...extra }));
+}
+
+/** One mechanism each, as the scenario fields that turn it on. */
+const mechanisms: readonly Partial<Scenario>[] = [
+  { transferFaults: true, maxTransferFaults: 1 },
+  { clientAborts: true, maxClientAborts: 1 },
+  { prefillChunks: 2 },
+  { lateWrites: true, transferFaults: true, maxTransferFaults: 1 },
+  { auxSlots: 1 },
+  { prefillErrors: true },
+  { decodeReservedTokens: 1 },
+  { transfer: 'pull' },
+];
+
+/** Whether the scenario file format accepts `s` (mechanisms can exclude each other). */
+function valid(s: Scenario): boolean {
+  try {
+    parseScenario(JSON.stringify(s), 'generated', 'json');
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * Scenarios of two or three requests of one to three tenants with up to two mechanisms at once
+ * (transfer faults and client aborts with budgets of one, chunked prefill, late writes, aux
+ * slots, prefill errors, retraction, pull transfer) and, sometimes, a prefix their first two
+ * requests share; only those the scenario file format accepts.
+ */
+export function mechanismsScenarioArb(): fc.Arbitrary<Scenario> {
+  return fc
+    .tuple(
+      roomyScenarioArb({
+        ...smallBounds,
+        requests: 3,
+        tenants: 3,
+        promptLen: 4,
+        outputLen: 2,
+        poolPages: 6,
+      }),
+      fc.subarray([...mechanisms], { maxLength: 2 }),
+      fc.boolean(),
+    )
+    .map(([base, on, prefix]): Scenario => {
+      const requests =
+        prefix && base.requests.length > 1
+          ? base.requests.map((r, i) => (i < 2 ? { ...r, prefix: { group: 'p', len: 1 } } : r))
+          : base.requests;
+      return Object.assign({}, base, ...on, { requests });
+    })
+    .filter((s) => s.requests.length >= 2 && valid(s));
 }
