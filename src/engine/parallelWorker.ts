@@ -214,7 +214,9 @@ class Expander<C, E extends EventObject> {
         m[at + M.event] = search.events.intern(event);
         m[at + M.orbit] = options.orbitSize?.(snap) ?? 0;
         options.onState?.(snap, -1, -1);
-        m[at + M.violated] = failing(search.invariants, snap);
+        // The invariants that read something the step changed, as on the main thread (`take`).
+        const due = search.due(state.view, next.view, this.prints);
+        m[at + M.violated] = failing(search.invariants, snap, 0, due);
         const r = candidates.reserve(this.records.size) / this.records.size;
         this.records.write(
           candidates.data,

@@ -22,7 +22,13 @@ import { EventTable, offeredEvents } from './events.ts';
 import { Interpreter } from './interpreter.ts';
 import { refuseUnknown } from './knownOptions.ts';
 import { ReadSets } from './readSets.ts';
-import { ExactStore, FingerprintStore, type HashHint, type StateStore } from './stateStore.ts';
+import {
+  type ChangedWords,
+  ExactStore,
+  FingerprintStore,
+  type HashHint,
+  type StateStore,
+} from './stateStore.ts';
 import type { ExploreBound, ExploreOptions, Invariant, SnapshotLike } from './types.ts';
 import { isVectorContext } from './vectorContext.ts';
 
@@ -326,11 +332,7 @@ export class Search<C, E extends EventObject> {
     if (added < 0) return false;
     this.store.setEvent(added, this.events.intern(event));
     // The invariants that read something the step changed (read before `detach`).
-    const reads = this.reads;
-    const due =
-      reads === null
-        ? -1
-        : reads.due(item.view, view, this.store.changedCount, this.store.changedWords);
+    const due = this.due(item.view, view, this.store);
     // A new state keeps its context: detached from the interpreter's scratch words.
     const own = this.interp.detach(context);
     const found: Item = {
@@ -365,6 +367,16 @@ export class Search<C, E extends EventObject> {
     this.bound = { reason: 'maxStates', limit: max };
     this.stopped = true;
     return true;
+  }
+
+  /**
+   * The bits of the first 32 invariants due on a new state in `to`, reached by a step from a
+   * state in `from` whose fingerprint's differ found `changed` (`ReadSets.due`); -1, every one,
+   * without `options.reads`. A worker thread asks it for the successors it checks.
+   */
+  due(from: ConfigView, to: ConfigView, changed: ChangedWords): number {
+    const reads = this.reads;
+    return reads === null ? -1 : reads.due(from, to, changed.changedCount, changed.changedWords);
   }
 
   /** Records a new state; `due`: the bits of the first 32 invariants to check (`ReadSets`). */

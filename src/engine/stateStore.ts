@@ -39,8 +39,18 @@ export interface KeyedConfig {
   readonly hash: Hash64;
 }
 
+/**
+ * The words a fingerprint's differ found changed between a successor and its parent (the hint):
+ * their indices are `changedWords[0 .. changedCount)`; `changedCount` is -1 when the last
+ * fingerprint did not compare them. A `StateStore` and a `Fingerprinter` both expose them.
+ */
+export interface ChangedWords {
+  readonly changedCount: number;
+  readonly changedWords: Int32Array;
+}
+
 /** What the search needs from a store. */
-export interface StateStore {
+export interface StateStore extends ChangedWords {
   readonly size: number;
   /**
    * Whether `add` tells which stored state a duplicate equals. A store that does not
@@ -61,8 +71,6 @@ export interface StateStore {
    * them (no hint, a structural context, exact mode) or a `has` came after it.
    */
   readonly changedCount: number;
-  /** See `changedCount`. */
-  readonly changedWords: Int32Array;
   /** Whether an equal state is stored. */
   has(config: KeyedConfig, context: unknown): boolean;
   /** Whether the state is the one stored at `index`. */
@@ -90,7 +98,7 @@ const initialSlots = 1 << 8;
  * (vector mode, hashed from the parent's words where the hint gives them) or with its structural
  * hash. `fp` holds the last one computed; `lastHint` is what it leaves its successors.
  */
-export class Fingerprinter {
+export class Fingerprinter implements ChangedWords {
   readonly fp = new Uint32Array(2);
   lastHint: HashHint = null;
   /** See `StateStore.changedCount`: the last `of`'s, -1 when it hashed whole. */
