@@ -57,7 +57,34 @@ function reportVersion(): string {
   }
 }
 
-/** Standard output and error of this process, coloured when stdout is a TTY. */
+/** Milliseconds between progress lines when stderr is not a terminal (a CI log). */
+const logEvery = 60_000;
+
+/**
+ * Progress for a log, not a terminal: of the status lines `progress` is given, writes one whole
+ * line with `write` once `every` ms have passed since the start or the last one written, and
+ * drops the rest and the empty texts that clear a terminal's line. A run shorter than `every`
+ * writes nothing. `now` gives the time in ms.
+ */
+export function loggedProgress(
+  write: (text: string) => void,
+  every: number = logEvery,
+  now: () => number = Date.now,
+): (line: string) => void {
+  let next = now() + every;
+  return (line) => {
+    if (line === '') return;
+    const t = now();
+    if (t < next) return;
+    next = t + every;
+    write(`${line}\n`);
+  };
+}
+
+/**
+ * Standard output and error of this process, coloured when stdout is a TTY. Progress redraws
+ * one line on a terminal's stderr, and otherwise writes a line a minute (`loggedProgress`).
+ */
 export function processIo(): Io {
   const io: Io = {
     out: (t) => process.stdout.write(t),
@@ -68,11 +95,10 @@ export function processIo(): Io {
       return () => process.off('SIGINT', handler);
     },
   };
-  if (!process.stderr.isTTY) return io;
-  return {
-    ...io,
-    progress: (line) => process.stderr.write(`\r\x1b[2K${line}`),
-  };
+  const progress = process.stderr.isTTY
+    ? (line: string) => process.stderr.write(`\r\x1b[2K${line}`)
+    : loggedProgress((text) => process.stderr.write(text));
+  return { ...io, progress };
 }
 
 function program(io: Io, setCode: (code: number) => void, argvText: string): Command {

@@ -19,7 +19,10 @@ export interface Io {
   readonly out: (text: string) => void;
   readonly err: (text: string) => void;
   readonly colour: boolean;
-  /** Redraws one status line (an empty text clears it); absent when nobody watches a TTY. */
+  /**
+   * Shows a status line: on a terminal, redraws it (an empty text clears it); in a log, writes
+   * one now and then. Absent: no progress is shown.
+   */
   readonly progress?: (line: string) => void;
   /**
    * Calls `handler` on the first interrupt (Ctrl-C) until the returned function is called; a
