@@ -91,7 +91,7 @@ export const readsSelfCheck = (selected?: readonly (readonly [string, Property])
 
 /** One self-check of one scenario × variant. */
 export interface SelfCheckRun {
-  readonly check: SelfCheck;
+  readonly kind: SelfCheck;
   readonly scenario: string;
   readonly variant: string;
   readonly found: SelfCheckFound;
@@ -114,7 +114,7 @@ export function selfCheckRuns(
         progress?.(`${check.flag.slice(2)} ${scenario.name} × ${variant.name}: ${check.doing}`);
         const found = check.run(scenario, variant, maxStates);
         progress?.('');
-        return { check, scenario: scenario.name, variant: variant.name, found };
+        return { kind: check, scenario: scenario.name, variant: variant.name, found };
       }),
     ),
   );
@@ -147,7 +147,7 @@ function statusOf(found: SelfCheckFound): SelfCheckStatus {
 
 function runLine(r: SelfCheckRun, colour: boolean): string[] {
   const where = `${r.scenario} × ${r.variant}`;
-  const { check, found } = r;
+  const { kind: check, found } = r;
   const visited = plural(found.visited, check.unit);
   const status = statusOf(found);
   if (status === 'broken') {
@@ -164,12 +164,12 @@ function runLine(r: SelfCheckRun, colour: boolean): string[] {
 
 /** The self-checks as text: per check, a heading, then one line per scenario × variant. */
 export function renderSelfChecks(runs: readonly SelfCheckRun[], colour: boolean): string {
-  const flags = [...new Set(runs.map((r) => r.check.flag))];
+  const flags = [...new Set(runs.map((r) => r.kind.flag))];
   return flags
     .map((flag) => {
-      const mine = runs.filter((r) => r.check.flag === flag);
+      const mine = runs.filter((r) => r.kind.flag === flag);
       const lines = [
-        mine[0]?.check.heading ?? '',
+        mine[0]?.kind.heading ?? '',
         ...mine.flatMap((r) => runLine(r, colour).map((l) => `  ${l}`)),
       ];
       return `${lines.join('\n')}\n\n`;
@@ -185,10 +185,10 @@ export function selfCheckJson(runs: readonly SelfCheckRun[]): Record<string, obj
       scenario: r.scenario,
       variant: r.variant,
       status: statusOf(r.found),
-      [`${r.check.unit}s`]: r.found.visited,
+      [`${r.kind.unit}s`]: r.found.visited,
       problems: r.found.problems,
     };
-    out[r.check.json] = [...(out[r.check.json] ?? []), entry];
+    out[r.kind.json] = [...(out[r.kind.json] ?? []), entry];
   }
   return out;
 }

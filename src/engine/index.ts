@@ -85,4 +85,9 @@ export {
   type VectorContext,
   vectorAssign,
 } from './vectorContext.ts';
+/**
+ * Recorded words: an `Int32Array` stand-in that logs every word a computation reads or writes,
+ * for self-checks of what computations over a vector touch (never the search's hot path).
+ */
+export { recordingWords, type WordLog, wordLog } from './wordRecorder.ts';
 export { readStatechart, UnsupportedFeatureError } from './xstateInternals.ts';

@@ -1,7 +1,9 @@
 /**
  * Recorded words: an `Int32Array` stand-in that logs every word a computation reads or writes,
- * for the partial-order reduction's self-check (`--por-check`, see `src/checker/serving/
- * servingPor.ts`). It is a `Proxy` over a real array and is never used in the search's hot path.
+ * for the self-checks of the partial-order reduction (`--por-check`, see `src/checker/serving/
+ * servingPor.ts`) and of the properties' declared reads (`--reads-check`, see
+ * `src/checker/serving/recordReads.ts`). It is a `Proxy` over a real array and is never used in
+ * the search's hot path.
  *
  * What it logs, so that a computation's footprint is complete:
  * - an index read (`w[i]`) is a read of word i; an index write (`w[i] = x`) a write;

@@ -124,7 +124,7 @@ describe('--por-check', () => {
     const seeded = new Set([...servingLocalEvents, 'DECODE_INTAKE']);
     const check = porSelfCheck(seeded);
     const found = check.run(incident, variantNamed('fixed'), Number.POSITIVE_INFINITY);
-    const runs = [{ check, scenario: 'incident', variant: 'fixed', found }];
+    const runs = [{ kind: check, scenario: 'incident', variant: 'fixed', found }];
     expect(selfCheckCode(runs)).toBe(exitCode.violation);
     const text = renderSelfChecks(runs, false);
     expect(text).toMatch(/\[broken\] incident × fixed: \d+ footprints? not as declared/);

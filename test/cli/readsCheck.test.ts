@@ -78,7 +78,7 @@ describe('check --reads-check', () => {
     }) as Property;
     const check = readsSelfCheck([['rejectedHoldsNothing', seeded]]);
     const found = check.run(incident, variantNamed('incident-2026'), Number.POSITIVE_INFINITY);
-    const runs = [{ check, scenario: 'incident', variant: 'incident-2026', found }];
+    const runs = [{ kind: check, scenario: 'incident', variant: 'incident-2026', found }];
     expect(selfCheckCode(runs)).toBe(exitCode.violation);
     expect(renderSelfChecks(runs, false)).toBe(
       [

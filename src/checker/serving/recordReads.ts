@@ -9,7 +9,7 @@
 import type { Reads } from '../../../invariants/property.ts';
 import type { ServingState } from '../../../invariants/vocabulary.ts';
 import type { ServingContext } from '../../../machines/context.ts';
-import { recordingWords, wordLog } from '../../engine/wordRecorder.ts';
+import { recordingWords, wordLog } from '../../engine/index.ts';
 
 /**
  * A state value whose region reads (`value[rid][region]`) are logged into `regions`. The proxies
