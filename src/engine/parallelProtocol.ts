@@ -11,7 +11,8 @@ export interface InitMessage {
 }
 
 /**
- * Main → worker: expand `count` states, the records of `records` (`stateRecords.ts`), and look
+ * Main → worker: expand `count` states, the packed records back to back in `records`
+ * (`stateRecords.ts`), and look
  * their successors up in `table` (a `CompactStore`'s shared table; absent: the last one sent).
  * `spare`: buffers of the worker's earlier messages that the main thread has merged, handed
  * back for the worker to write its next messages into.
@@ -20,7 +21,7 @@ export interface ExpandMessage {
   readonly type: 'expand';
   readonly seq: number;
   readonly count: number;
-  readonly records: Int32Array;
+  readonly records: Uint8Array;
   readonly table?: Uint32Array;
   readonly spare: readonly ArrayBuffer[];
 }
@@ -35,9 +36,9 @@ export const moveInts = 8;
 /**
  * Offsets in a move record: the worker's event id (-1 unless the successor is a candidate:
  * only a new state's event is stored); the successor's fingerprint (high, low, as the
- * fingerprinter computed it); its candidate number in `candidates`, or -1 when the table
- * held it already; the invariants it violates (bit i: invariant i); its orbit size; the journal
- * range its callbacks added.
+ * fingerprinter computed it); the byte offset of its record in `candidates`, or -1 when the
+ * table held it already; the invariants it violates (bit i: invariant i); its orbit size; the
+ * journal range its callbacks added.
  */
 export const M = {
   event: 0,
@@ -53,17 +54,16 @@ export const M = {
 /**
  * Worker → main: the expansion of chunk `seq`, state by state in order (`parents`), each
  * followed by its enabled moves in event order (`moves`); the successors not found in the table
- * as state records (`candidates`, index -1); and what the worker's tables gained since its
- * last message: events (as JSON, in id order) and journal entries. `records` is the chunk's own
- * buffer, handed back for the main thread's next chunks. Every array is transferred.
+ * as packed state records, back to back (`candidates`, index -1); and what the worker's tables
+ * gained since its last message: events (as JSON, in id order) and journal entries. Every array
+ * is transferred.
  */
 export interface ExpandedMessage {
   readonly type: 'expanded';
   readonly seq: number;
   readonly parents: Int32Array;
   readonly moves: Int32Array;
-  readonly candidates: Int32Array;
-  readonly records: Int32Array;
+  readonly candidates: Uint8Array;
   readonly events: readonly string[];
   readonly journal: readonly string[];
 }

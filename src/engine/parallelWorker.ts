@@ -24,7 +24,7 @@ import {
   type WorkerMessage,
 } from './parallelProtocol.ts';
 import { failing, Search } from './search.ts';
-import { StateRecords } from './stateRecords.ts';
+import { RecordBytes, StateRecords } from './stateRecords.ts';
 import { Fingerprinter } from './stateStore.ts';
 import type { WorkerRecipe, WorkerRun } from './types.ts';
 import { hashWords, isVectorContext, type VectorContext } from './vectorContext.ts';
@@ -42,16 +42,18 @@ class BufferPool {
     for (const b of buffers) this.free.push(b);
   }
 
-  /** An array of at least `ints` ints, over a kept buffer when one is large enough. */
-  take(ints: number): Int32Array {
-    const bytes = ints * 4;
+  /**
+   * A buffer of at least `bytes` bytes (a multiple of 8, at least 4 KiB), a kept one when one
+   * is large enough.
+   */
+  take(bytes: number): ArrayBuffer {
     for (let i = this.free.length - 1; i >= 0; i--) {
       const b = this.free[i] as ArrayBuffer;
       if (b.byteLength < bytes) continue;
       this.free.splice(i, 1);
-      return new Int32Array(b);
+      return b;
     }
-    return new Int32Array(Math.max(ints, 1024));
+    return new ArrayBuffer(Math.max(4096, Math.ceil(bytes / 8) * 8));
   }
 }
 
@@ -61,14 +63,14 @@ class Ints {
   length = 0;
 
   constructor(private readonly pool: BufferPool) {
-    this.data = pool.take(1024);
+    this.data = new Int32Array(pool.take(4096));
   }
 
   /** Makes room for `n` more ints and returns the offset where they go. */
   reserve(n: number): number {
     const at = this.length;
     if (at + n > this.data.length) {
-      const grown = this.pool.take(Math.max(2 * this.data.length, at + n));
+      const grown = new Int32Array(this.pool.take(4 * Math.max(2 * this.data.length, at + n)));
       grown.set(this.data.subarray(0, at));
       this.pool.give([this.data.buffer as ArrayBuffer]);
       this.data = grown;
@@ -83,7 +85,32 @@ class Ints {
    */
   take(): Int32Array {
     const out = new Int32Array(this.data.buffer, 0, this.length);
-    this.data = this.pool.take(this.data.length);
+    this.data = new Int32Array(this.pool.take(this.data.byteLength));
+    this.length = 0;
+    return out;
+  }
+}
+
+/**
+ * The packed records of a chunk's new successors (`RecordBytes` over the pool's buffers), sent
+ * away whole after each chunk (`take`).
+ */
+class Candidates extends RecordBytes {
+  constructor(private readonly pool: BufferPool) {
+    super(
+      64 * 1024,
+      (n) => new Uint8Array(pool.take(n)),
+      (old) => pool.give([old.buffer as ArrayBuffer]),
+    );
+  }
+
+  /**
+   * The records written, over this array's buffer, which is to be transferred to the main
+   * thread; the array starts again, empty, on a buffer of the pool.
+   */
+  take(): Uint8Array {
+    const out = new Uint8Array(this.data.buffer, 0, this.length);
+    this.data = new Uint8Array(this.pool.take(this.data.byteLength));
     this.length = 0;
     return out;
   }
@@ -121,7 +148,7 @@ class Expander<C, E extends EventObject> {
   private readonly sent = new SentCache();
   private readonly pool = new BufferPool();
   private readonly moves = new Ints(this.pool);
-  private readonly candidates = new Ints(this.pool);
+  private readonly candidates = new Candidates(this.pool);
   private table: Uint32Array<ArrayBufferLike> = new Uint32Array(2);
   private eventsSent = 0;
   private journalSent = 0;
@@ -146,9 +173,9 @@ class Expander<C, E extends EventObject> {
     if (msg.table) this.table = msg.table;
     this.pool.give(msg.spare);
     const parents = new Int32Array(msg.count * parentInts);
-    const { moves, candidates } = this;
-    for (let p = 0; p < msg.count; p++) {
-      const state = this.records.read(msg.records, p, this.search.views, this.template);
+    const { moves, candidates, records } = this;
+    for (let p = 0, r = 0; p < msg.count; p++, r += records.lengthAt(msg.records, r)) {
+      const state = records.read(msg.records, r, this.search.views, this.template);
       const from = this.journal.length;
       const enabled = this.expandOne(state, moves, candidates);
       const at = p * parentInts;
@@ -172,7 +199,6 @@ class Expander<C, E extends EventObject> {
       parents,
       moves: moves.take(),
       candidates: candidates.take(),
-      records: msg.records,
       events,
       journal,
     };
@@ -182,7 +208,7 @@ class Expander<C, E extends EventObject> {
   private expandOne(
     state: EngineState & { readonly context: VectorContext },
     moves: Ints,
-    candidates: Ints,
+    candidates: Candidates,
   ): number {
     const { search, run, hash } = this;
     const options = run.options;
@@ -217,14 +243,9 @@ class Expander<C, E extends EventObject> {
         // The invariants that read something the step changed, as on the main thread (`take`).
         const due = search.due(state.view, next.view, this.prints);
         m[at + M.violated] = failing(search.invariants, snap, 0, due);
-        const r = candidates.reserve(this.records.size) / this.records.size;
-        this.records.write(
-          candidates.data,
-          r,
-          -1,
-          next.view,
-          (next.context as VectorContext).words,
-        );
+        const r = candidates.reserve(this.records.maxSize);
+        const words = (next.context as VectorContext).words;
+        candidates.commit(this.records.write(candidates.data, r, -1, next.view, words));
         m[at + M.candidate] = r;
       }
       m[at + M.journalFrom] = journalFrom;
@@ -269,7 +290,6 @@ parentPort?.on('message', (msg: InitMessage | ExpandMessage) => {
       out.parents.buffer as ArrayBuffer,
       out.moves.buffer as ArrayBuffer,
       out.candidates.buffer as ArrayBuffer,
-      out.records.buffer as ArrayBuffer,
     ]);
   } catch (e) {
     failed(e);

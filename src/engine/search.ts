@@ -22,6 +22,7 @@ import { EventTable, offeredEvents } from './events.ts';
 import { Interpreter } from './interpreter.ts';
 import { refuseUnknown } from './knownOptions.ts';
 import { ReadSets } from './readSets.ts';
+import { type Item, ItemQueue, PackedQueue, type StateQueue } from './stateQueue.ts';
 import {
   type ChangedWords,
   ExactStore,
@@ -31,15 +32,6 @@ import {
 } from './stateStore.ts';
 import type { ExploreBound, ExploreOptions, Invariant, SnapshotLike } from './types.ts';
 import { isVectorContext } from './vectorContext.ts';
-
-/** A discovered state waiting to be expanded. */
-export interface Item extends EngineState {
-  readonly index: number;
-  /** Length of the discovery path from the initial state. */
-  readonly depth: number;
-  /** The store's hint for hashing its successors (fingerprint mode). */
-  readonly tree: HashHint;
-}
 
 /** An invariant of the run and the index of its first violating state (-1: none yet). */
 export interface Check<C> {
@@ -112,16 +104,17 @@ export class Search<C, E extends EventObject> {
    * Breadth first with `options.workers`: the level the search handed over once it held
    * `workers.from` states (`advance` then returns true), for the worker threads to expand.
    */
-  handed: Item[] | null = null;
+  handed: StateQueue | null = null;
   private stopped = false;
   private expanded = 0;
-  /** Breadth first: the level being expanded and the next one. Depth first: `next` is the stack. */
-  private level: (Item | undefined)[] = [];
-  private levelAt = 0;
-  private next: Item[] = [];
+  /**
+   * Breadth first: the level being expanded and the next one. Depth first: `next` is the stack.
+   * `start` makes them for the run's kind of context (`stateQueue.ts`).
+   */
+  private level: StateQueue = this.newQueue(null);
+  private next: StateQueue = this.newQueue(null);
   private readonly started = performance.now();
   private lastProgress = this.started;
-  private pending = 0;
 
   /**
    * `stopWhenAllViolated`: stop once every invariant has a violation (the shortening pass of a
@@ -167,6 +160,11 @@ export class Search<C, E extends EventObject> {
     if (this.options.exact) return new ExactStore(vector);
     if (this.options.onTransition) return new FingerprintStore(vector);
     return new CompactStore(vector, (this.options.workers?.count ?? 1) > 1);
+  }
+
+  /** Packed records for a vector context (`template`); objects otherwise. */
+  private newQueue(template: unknown): StateQueue {
+    return isVectorContext(template) ? new PackedQueue(template) : new ItemQueue();
   }
 
   /** Releases the store's resources (the compact store's trace file) once traces are built. */
@@ -219,11 +217,10 @@ export class Search<C, E extends EventObject> {
       tree: this.store.lastHint,
     };
     this.discovered(root);
-    if (this.options.order === 'depth') this.next = [root];
-    else {
-      this.level = [root];
-      this.pending = 1;
-    }
+    this.level = this.newQueue(begin.context);
+    this.next = this.newQueue(begin.context);
+    const first = this.options.order === 'depth' ? this.next : this.level;
+    first.push(root);
   }
 
   /**
@@ -240,30 +237,28 @@ export class Search<C, E extends EventObject> {
         this.expand(item, this.next);
         this.tick(this.next.length);
       } else {
-        if (this.levelAt >= this.level.length) {
+        if (this.level.length === 0) {
           if (this.next.length === 0) return true;
-          if (this.handsOver(this.next.length)) {
-            this.handed = this.next;
-            this.next = [];
+          // The level just expanded is empty: it becomes the one after the next.
+          const spent = this.level;
+          this.level = this.next;
+          this.next = spent;
+          if (this.handsOver(this.level.length)) {
+            this.handed = this.level;
+            this.level = this.newQueue(null);
             return true;
           }
-          this.level = this.next;
-          this.next = [];
-          this.levelAt = 0;
-          this.pending = this.level.length;
         }
-        const item = this.level[this.levelAt] as Item;
-        this.level[this.levelAt++] = undefined;
-        this.pending--;
+        const item = this.level.shift() as Item;
         this.expand(item, this.next);
-        this.tick(this.next.length);
+        this.tick(this.level.length + this.next.length);
       }
       if ((this.expanded & 127) === 0 && performance.now() >= until) return false;
     }
     return true;
   }
 
-  private expand(item: Item, next: Item[]): void {
+  private expand(item: Item, next: StateQueue): void {
     const source = this.snapshot(item);
     const offered = offeredEvents(this.options.events, item.view, source);
     const ample = this.options.ample;
@@ -322,7 +317,7 @@ export class Search<C, E extends EventObject> {
     event: EventObject,
     view: ConfigView,
     context: unknown,
-    next: Item[],
+    next: StateQueue,
   ): boolean {
     this.transitions++;
     if (this.bounded(view, context)) return true;
@@ -333,18 +328,26 @@ export class Search<C, E extends EventObject> {
     this.store.setEvent(added, this.events.intern(event));
     // The invariants that read something the step changed (read before `detach`).
     const due = this.due(item.view, view, this.store);
-    // A new state keeps its context: detached from the interpreter's scratch words.
-    const own = this.interp.detach(context);
-    const found: Item = {
-      view,
-      context: own,
-      index: added,
-      depth: item.depth + 1,
-      tree: own === context ? this.store.lastHint : rebound(this.store.lastHint, own),
-    };
+    // A new state keeps its context, detached from scratch words: `onState` may keep the
+    // snapshot it is given.
+    const own = this.owned(context, item);
+    const tree = own === context ? this.store.lastHint : rebound(this.store.lastHint, own);
+    const found: Item = { view, context: own, index: added, depth: item.depth + 1, tree };
     next.push(found);
     this.discovered(found, due);
     return this.stopped;
+  }
+
+  /**
+   * `context`, a successor's, with words of its own: a copy when they are the interpreter's
+   * scratch (`Interpreter.detach`), or when the step left the words of `item`, its source, as
+   * they were and those are a packed queue's scratch, which the next take overwrites.
+   */
+  private owned(context: unknown, item: Item): unknown {
+    const own = this.interp.detach(context);
+    if (!isVectorContext(own) || !isVectorContext(item.context)) return own;
+    if (own.words !== item.context.words || !(this.next instanceof PackedQueue)) return own;
+    return { ...own, words: own.words.slice() };
   }
 
   /**
@@ -433,7 +436,7 @@ export class Search<C, E extends EventObject> {
   private tick(queued: number): void {
     this.expanded++;
     if ((this.expanded & 127) !== 1) return;
-    this.checkLimits(this.pending + queued);
+    this.checkLimits(queued);
   }
 
   /**

@@ -1,68 +1,201 @@
 /**
- * Engine states as fixed-size records in an `Int32Array`, as the parallel search ships them
- * between threads: `[index, done, flags…, words…]`, where `flags` are the configuration's node
- * flags, four bytes to a word, and `words` the vector context's words. A record names no view
- * and no object, so any thread that compiled the same machine can read it.
+ * Engine states as packed byte records, as the parallel search queues them and ships them
+ * between threads. A record names no view and no object, so any thread that compiled the same
+ * machine can read it. Its layout:
+ * - bytes 0–3: the state's index, int32 little-endian (-1 when not yet stored);
+ * - bytes 4–5: the record's length in bytes, uint16 little-endian;
+ * - byte 6: the done bit;
+ * - the configuration's node flags, one bit per node;
+ * - a mask of the context's words, one bit per word, set where the word is not zero;
+ * - each word whose bit is set, in order, zigzag-encoded as a varint (7 bits a byte).
+ *
+ * Most words of a serving state are zero (a page nobody owns, a request slot not in use), and
+ * most of the others are small: on `incident-large` a state of 499 words and 209 nodes (2,216
+ * bytes as a fixed record) packs into 155 bytes on average. A frontier of millions of states is what a
+ * breadth-first level holds, so that is the difference between fitting in memory and not.
  */
 import type { ConfigView, EngineState, ViewCache } from './configView.ts';
 import type { VectorContext } from './vectorContext.ts';
 
-/** Words before the flags: the state's index (-1 when not yet stored) and its done bit. */
-const head = 2;
+/** What a record keeps of a configuration: its node flags (0 or 1 each) and its done bit. */
+export type Flagged = Pick<ConfigView, 'flags' | 'done'>;
+
+/** Bytes before the flags: index, length and done. */
+const head = 7;
 
 /** The record layout of one run: `nodes` state nodes, contexts of `words` words. */
 export class StateRecords {
-  /** Words of one record. */
-  readonly size: number;
-  private readonly flagWords: number;
+  /** The most bytes one record takes (every word set, at five bytes each). */
+  readonly maxSize: number;
+  private readonly flagBytes: number;
+  private readonly maskBytes: number;
+  /** The flags and the words of the last record read (`read`), reused by every read. */
+  private readonly flags: Uint8Array;
+  private readonly scratch: Int32Array;
 
   constructor(
     private readonly nodes: number,
-    words: number,
+    private readonly words: number,
   ) {
-    this.flagWords = Math.ceil(nodes / 4);
-    this.size = head + this.flagWords + words;
-  }
-
-  /** Writes the state (`view`, `words`) with `index` as record `r` of `out`. */
-  write(out: Int32Array, r: number, index: number, view: ConfigView, words: Int32Array): void {
-    const at = r * this.size;
-    out[at] = index;
-    out[at + 1] = view.done ? 1 : 0;
-    const bytes = new Uint8Array(out.buffer, out.byteOffset + (at + head) * 4, this.flagWords * 4);
-    bytes.fill(0);
-    bytes.set(view.flags);
-    out.set(words, at + head + this.flagWords);
-  }
-
-  /** Copies record `r` of `from` into record `s` of `to`, with index `index`. */
-  copy(from: Int32Array, r: number, to: Int32Array, s: number, index: number): void {
-    const n = this.size;
-    to.set(from.subarray(r * n, (r + 1) * n), s * n);
-    to[s * n] = index;
-  }
-
-  /** The index stored in record `r` of `records`. */
-  indexOf(records: Int32Array, r: number): number {
-    return records[r * this.size] as number;
+    this.flagBytes = Math.ceil(nodes / 8);
+    this.maskBytes = Math.ceil(words / 8);
+    this.maxSize = head + this.flagBytes + this.maskBytes + 5 * words;
+    if (this.maxSize > 0xffff) {
+      throw new RangeError(`state records: ${words} words and ${nodes} nodes exceed 64 KiB`);
+    }
+    this.flags = new Uint8Array(nodes);
+    this.scratch = new Int32Array(words);
   }
 
   /**
-   * The state of record `r`: its view from `views`, and a context that is `template` with the
-   * record's words (a view on `records`, valid while `records` is).
+   * Writes the state (`view`, `words`) with `index` as a record at byte `at` of `out`, which has
+   * room for `maxSize` bytes there; returns the offset just past it.
+   */
+  write(out: Uint8Array, at: number, index: number, view: Flagged, words: Int32Array): number {
+    setInt32(out, at, index);
+    out[at + 6] = view.done ? 1 : 0;
+    let p = at + head;
+    const flags = view.flags;
+    out.fill(0, p, p + this.flagBytes + this.maskBytes);
+    for (let n = 0; n < this.nodes; n++) {
+      if (flags[n] === 1) out[p + (n >>> 3)] |= 1 << (n & 7);
+    }
+    p += this.flagBytes;
+    const mask = p;
+    p += this.maskBytes;
+    const n = this.words;
+    for (let i = 0; i < n; i++) {
+      const w = words[i] as number;
+      if (w === 0) continue;
+      out[mask + (i >>> 3)] |= 1 << (i & 7);
+      // Zigzag: small negative and positive words both take few bytes; most take one.
+      let z = (w << 1) ^ (w >> 31);
+      if (z >>> 7 === 0) {
+        out[p++] = z;
+        continue;
+      }
+      z >>>= 0;
+      while (z >= 0x80) {
+        out[p++] = (z & 0x7f) | 0x80;
+        z >>>= 7;
+      }
+      out[p++] = z;
+    }
+    const length = p - at;
+    out[at + 4] = length & 0xff;
+    out[at + 5] = length >>> 8;
+    return p;
+  }
+
+  /** The length in bytes of the record at byte `at` of `bytes`. */
+  lengthAt(bytes: Uint8Array, at: number): number {
+    return (bytes[at + 4] as number) | ((bytes[at + 5] as number) << 8);
+  }
+
+  /** The index stored in the record at byte `at` of `bytes`. */
+  indexAt(bytes: Uint8Array, at: number): number {
+    return getInt32(bytes, at);
+  }
+
+  /** Sets the index of the record at byte `at` of `bytes`. */
+  setIndex(bytes: Uint8Array, at: number, index: number): void {
+    setInt32(bytes, at, index);
+  }
+
+  /**
+   * The state of the record at byte `at` of `bytes`: its view from `views`, and a new context
+   * that is `template` with the record's words. The words are this layout's scratch array,
+   * valid until the next `read`.
    */
   read(
-    records: Int32Array,
-    r: number,
+    bytes: Uint8Array,
+    at: number,
     views: ViewCache,
     template: VectorContext,
   ): EngineState & { readonly context: VectorContext } {
-    const at = r * this.size;
-    const flags = new Uint8Array(records.buffer, records.byteOffset + (at + head) * 4, this.nodes);
-    const start = at + head + this.flagWords;
+    const flags = this.flags;
+    const p = at + head;
+    for (let n = 0; n < this.nodes; n++)
+      flags[n] = ((bytes[p + (n >>> 3)] as number) >>> (n & 7)) & 1;
     return {
-      view: views.of(flags, records[at + 1] === 1),
-      context: { ...template, words: records.subarray(start, at + this.size) },
+      view: views.of(flags, bytes[at + 6] === 1),
+      context: { ...template, words: this.wordsAt(bytes, at) },
     };
+  }
+
+  /**
+   * The words of the record at byte `at` of `bytes`, in this layout's scratch array, valid until
+   * the next read.
+   */
+  wordsAt(bytes: Uint8Array, at: number): Int32Array {
+    const words = this.scratch;
+    const mask = at + head + this.flagBytes;
+    let p = mask + this.maskBytes;
+    words.fill(0);
+    for (let b = 0; b < this.maskBytes; b++) {
+      let bits = bytes[mask + b] as number;
+      for (let i = b << 3; bits !== 0; i++, bits >>>= 1) {
+        if ((bits & 1) === 0) continue;
+        let byte = bytes[p++] as number;
+        let z = byte & 0x7f;
+        // Most words take one byte; a longer one (up to five) is summed in floating point.
+        for (let scale = 0x80; byte >= 0x80; scale *= 0x80) {
+          byte = bytes[p++] as number;
+          z += (byte & 0x7f) * scale;
+        }
+        words[i] = (z >>> 1) ^ -(z & 1);
+      }
+    }
+    return words;
+  }
+}
+
+function setInt32(out: Uint8Array, at: number, v: number): void {
+  out[at] = v & 0xff;
+  out[at + 1] = (v >>> 8) & 0xff;
+  out[at + 2] = (v >>> 16) & 0xff;
+  out[at + 3] = v >>> 24;
+}
+
+function getInt32(bytes: Uint8Array, at: number): number {
+  return (
+    (bytes[at] as number) |
+    ((bytes[at + 1] as number) << 8) |
+    ((bytes[at + 2] as number) << 16) |
+    ((bytes[at + 3] as number) << 24)
+  );
+}
+
+/**
+ * A growable byte array of records, appended at its end (`reserve`, then a `write` at the
+ * offset it returns, then `commit`).
+ */
+export class RecordBytes {
+  data: Uint8Array;
+  length = 0;
+
+  constructor(
+    capacity: number,
+    private readonly alloc: (bytes: number) => Uint8Array = (n) => new Uint8Array(n),
+    private readonly release: (old: Uint8Array) => void = () => {},
+  ) {
+    this.data = alloc(capacity);
+  }
+
+  /** Makes room for `n` more bytes at the end and returns the offset where they go. */
+  reserve(n: number): number {
+    const at = this.length;
+    if (at + n > this.data.length) {
+      const grown = this.alloc(Math.max(2 * this.data.length, at + n));
+      grown.set(this.data.subarray(0, at));
+      this.release(this.data);
+      this.data = grown;
+    }
+    return at;
+  }
+
+  /** Ends the array at `end`, the offset past the last record written. */
+  commit(end: number): void {
+    this.length = end;
   }
 }

@@ -46,7 +46,9 @@ type Ev =
   | { type: 'MID' }
   | { type: 'ADD'; by: number }
   | { type: 'RESET' }
-  | { type: 'DONE' };
+  | { type: 'DONE' }
+  | { type: 'PAUSE' }
+  | { type: 'RESUME' };
 
 const X = 0;
 const Y = 1;
@@ -103,8 +105,11 @@ const toy = setup({
         MID: { actions: 'mirror' },
         ADD: { actions: ['bump', 'touch', { type: 'inc', params: { slot: Z, max: 5 } }] },
         DONE: { target: 'idle', actions: 'mirror' },
+        // No action: the successor's context is its source's.
+        PAUSE: 'paused',
       },
     },
+    paused: { on: { RESUME: 'busy' } },
   },
 });
 
@@ -114,6 +119,8 @@ const events: Ev[] = [
   { type: 'ADD', by: 2 },
   { type: 'RESET' },
   { type: 'DONE' },
+  { type: 'PAUSE' },
+  { type: 'RESUME' },
 ];
 
 type Check = (s: StateProjection<Ctx>) => boolean;
@@ -142,6 +149,8 @@ describe('vector contexts', () => {
       it(`agrees with xstate/graph (${exact ? 'exact' : 'fingerprints'}, ${order} first)`, () => {
         const keys = new Set<string>();
         const refKeys = new Set<string>();
+        // The states `onState` is given may be kept: they must not change after the call.
+        const kept: { state: { value: unknown; context: Ctx }; key: string }[] = [];
         exploreReference(toy, { events, onState: (s) => refKeys.add(keyOf(s)) });
         const r = explore(toy, {
           events,
@@ -149,9 +158,13 @@ describe('vector contexts', () => {
           terminalInvariants,
           exact,
           order,
-          onState: (s) => keys.add(keyOf(s)),
+          onState: (s) => {
+            keys.add(keyOf(s));
+            kept.push({ state: s, key: keyOf(s) });
+          },
         });
         expect(keys).toEqual(refKeys);
+        expect(kept.map(({ state }) => keyOf(state))).toEqual(kept.map(({ key }) => key));
         expect(r.stats.states).toBe(reference.stats.states);
         expect(r.stats.transitions).toBe(reference.stats.transitions);
         expect(r.status).toBe('violation');

@@ -1,0 +1,102 @@
+/**
+ * The packed state records (`stateRecords.ts`) that the parallel search queues and ships: any
+ * configuration and any words, extreme values among them, read back exactly, from any offset of
+ * a buffer holding other records; the length and index fields say what they should; and a
+ * serving state packs into a small fraction of its fixed size.
+ *
+ * The seed is pinned: set KVCHECK_SEED to replay another one.
+ */
+import { fc, test } from '@fast-check/vitest';
+import { createServingMachine } from '../../machines/servingMachine.ts';
+import { variantNamed } from '../../machines/variants.ts';
+import { incidentLarge } from '../../scenarios/large.ts';
+import { compileMachine } from '../../src/engine/compiledMachine.ts';
+import type { ConfigView, ViewCache } from '../../src/engine/configView.ts';
+import { viewsOf } from '../../src/engine/configView.ts';
+import { initialState } from '../../src/engine/initialState.ts';
+import { RecordBytes, StateRecords } from '../../src/engine/stateRecords.ts';
+import type { VectorContext } from '../../src/engine/vectorContext.ts';
+import { pinnedSeed } from '../seed.ts';
+
+const seed = pinnedSeed(20261206);
+
+const word = fc.oneof(
+  fc.constant(0),
+  fc.integer({ min: -3, max: 3 }),
+  fc.constantFrom(0x7fffffff, -0x80000000, -1, 127, 128, -64, -65, 16383, 16384),
+  fc.integer({ min: -0x80000000, max: 0x7fffffff }),
+);
+
+/** A state of a layout: flags (0 or 1 per node), done, words, and an index. */
+const stateOf = (nodes: number, words: number) =>
+  fc.record({
+    flags: fc.array(fc.constantFrom(0, 1), { minLength: nodes, maxLength: nodes }),
+    done: fc.boolean(),
+    words: fc.array(word, { minLength: words, maxLength: words }),
+    index: fc.integer({ min: -1, max: 0x7fffffff }),
+  });
+
+const layoutArb = fc
+  .record({ nodes: fc.integer({ min: 1, max: 300 }), words: fc.integer({ min: 0, max: 600 }) })
+  .chain(({ nodes, words }) =>
+    fc.record({
+      nodes: fc.constant(nodes),
+      words: fc.constant(words),
+      states: fc.array(stateOf(nodes, words), { minLength: 1, maxLength: 6 }),
+      pad: fc.nat({ max: 9 }),
+    }),
+  );
+
+/** A view cache that makes a view of any flags: what `read` asks of it. */
+const anyViews = {
+  of: (flags: Uint8Array, done: boolean) => ({ flags: flags.slice(), done }) as ConfigView,
+} as unknown as ViewCache;
+
+test.prop([layoutArb], { seed, numRuns: 300 })(
+  `reads back every state it wrote, from any offset (fast-check seed ${seed})`,
+  ({ nodes, words, states, pad }) => {
+    const records = new StateRecords(nodes, words);
+    const out = new RecordBytes(1);
+    out.commit(out.reserve(pad) + pad);
+    const starts: number[] = [];
+    for (const s of states) {
+      const at = out.reserve(records.maxSize);
+      starts.push(at);
+      const view = { flags: Uint8Array.from(s.flags), done: s.done } as ConfigView;
+      out.commit(records.write(out.data, at, s.index, view, Int32Array.from(s.words)));
+      expect(records.lengthAt(out.data, at)).toBe(out.length - at);
+      expect(records.lengthAt(out.data, at)).toBeLessThanOrEqual(records.maxSize);
+    }
+    states.forEach((s, k) => {
+      const at = starts[k] as number;
+      expect(records.indexAt(out.data, at)).toBe(s.index);
+      const read = records.read(out.data, at, anyViews, { words: new Int32Array(0) });
+      expect(Array.from(read.view.flags)).toEqual(s.flags);
+      expect(read.view.done).toBe(s.done);
+      expect(Array.from(read.context.words)).toEqual(s.words);
+      records.setIndex(out.data, at, 7);
+      expect(records.indexAt(out.data, at)).toBe(7);
+    });
+  },
+);
+
+it('refuses a layout whose records could pass 64 KiB', () => {
+  expect(() => new StateRecords(10, 20_000)).toThrow(/exceed 64 KiB/);
+});
+
+it('packs the initial state of incident-large into a tenth of its fixed size or less', () => {
+  const machine = createServingMachine(incidentLarge, variantNamed('fixed'));
+  const compiled = compileMachine(machine);
+  const views = viewsOf(compiled);
+  const initial = initialState(machine, compiled, views, undefined);
+  const context = initial.context as VectorContext;
+  const words = context.words;
+  const records = new StateRecords(compiled.size, words.length);
+  const out = new Uint8Array(records.maxSize);
+  const length = records.write(out, 0, 0, initial.view, words);
+  const fixed = 4 * (2 + Math.ceil(compiled.size / 4) + words.length);
+  expect(length * 10).toBeLessThanOrEqual(fixed);
+  const read = records.read(out, 0, views, { ...context, words: new Int32Array(0) });
+  expect(read.view).toBe(initial.view);
+  expect(Array.from(read.context.words)).toEqual(Array.from(words));
+});
