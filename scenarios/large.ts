@@ -13,8 +13,8 @@ import type { Scenario } from '../machines/scenario.ts';
  * two 1-token requests are interchangeable, so symmetry reduction halves the space.
  *
  * Named (`--scenario incident-large`) but not run by default: the fast engine's exhaustive run
- * (depth first, with symmetry and partial-order reduction) takes 55 minutes on one core
- * (`fixed` passes: 101,686,469 representatives, 203,361,669 states, every required witness
+ * with symmetry takes about half an hour on two worker threads, or on one thread depth first
+ * (`fixed` passes: 111,801,096 representatives, 223,588,019 states, every required witness
  * reached; docs/performance.md gives the figures), so `kvcheck all` and the test suite leave it
  * out, and the benchmark runs it under a time bound.
  */

@@ -91,13 +91,8 @@ describe('the manifest', () => {
     expect(measuredRows.map(pairOf)).toEqual(['incident-large/fixed']);
     const [row] = measuredRows;
     if (!row?.measured) throw new Error('no measured row');
-    expect(row).toMatchObject({
-      status: 'ok',
-      violated: [],
-      symmetry: true,
-      search: 'depth',
-      por: true,
-    });
+    expect(row).toMatchObject({ status: 'ok', violated: [], symmetry: true });
+    expect(row.measured.command).toContain('--workers 2');
     const figures = [
       row.measured.command,
       `after ${count(row.measured.seconds)} seconds`,
