@@ -31,7 +31,10 @@ export interface CheckOptions {
   readonly maxStates?: number;
   /** Stop (incomplete) after this many seconds. @default unbounded */
   readonly maxSeconds?: number;
-  /** Fast engine: stop (incomplete) once the V8 heap in use exceeds this many MiB. @default unbounded */
+  /**
+   * Fast engine: stop (incomplete) once the V8 heap in use and the array buffers allocated (the
+   * fingerprint table, the packed queue) exceed this many MiB. @default unbounded
+   */
   readonly maxMemory?: number;
   /** Fast engine: explore one representative per class of interchangeable requests. @default false */
   readonly symmetry?: boolean;

@@ -21,7 +21,7 @@ import { oneOf, positiveSeconds, UsageError, wholeNumber } from './usageError.ts
 export interface SearchArgs {
   readonly maxStates?: string;
   readonly maxSeconds?: string;
-  /** MiB of V8 heap in use (fast engine). */
+  /** MiB of V8 heap in use and array buffers allocated (fast engine). */
   readonly maxMemory?: string;
   /** `fast` (default) or `graph`. */
   readonly engine?: string;
@@ -110,7 +110,7 @@ export function withSearchOptions(command: Command): Command {
   return withBoundOptions(withEngineOption(command))
     .option(
       '--max-memory <MiB>',
-      'fast engine: stop once the V8 heap in use exceeds MiB: verdict incomplete (default: none)',
+      'fast engine: stop once the V8 heap in use and the array buffers exceed MiB: verdict incomplete (default: none)',
     )
     .option(
       '--symmetry [on|off]',

@@ -228,10 +228,10 @@ export function renderResults(
 
 /**
  * One progress line of a running search (no line break): distinct states, states per second,
- * states queued for expansion and the V8 heap in use, in whole MiB.
+ * states queued for expansion, the V8 heap in use and the array buffers allocated, in whole MiB.
  */
 export function renderProgress(p: Progress): string {
-  const mib = Math.round(p.heapBytes / 2 ** 20);
+  const mib = (bytes: number) => count(Math.round(bytes / 2 ** 20));
   const rate = count(Math.round(p.statesPerSecond));
-  return `${count(p.states)} states, ${rate} states/s, queue ${count(p.queue)}, heap ${count(mib)} MiB`;
+  return `${count(p.states)} states, ${rate} states/s, queue ${count(p.queue)}, heap ${mib(p.heapBytes)} MiB, buffers ${mib(p.bufferBytes)} MiB`;
 }

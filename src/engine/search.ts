@@ -458,8 +458,10 @@ export class Search<C, E extends EventObject> {
       onProgress !== undefined &&
       now - this.lastProgress >= (this.options.progressIntervalMs ?? 1000);
     if (maxMemory === undefined && !report) return;
-    const heapBytes = process.memoryUsage().heapUsed;
-    if (maxMemory !== undefined && heapBytes > maxMemory * 2 ** 20 && !this.stopped) {
+    // The heap holds the objects; array buffers hold the store's table and the packed queue.
+    const { heapUsed: heapBytes, arrayBuffers: bufferBytes } = process.memoryUsage();
+    const held = heapBytes + bufferBytes;
+    if (maxMemory !== undefined && held > maxMemory * 2 ** 20 && !this.stopped) {
       this.bound = { reason: 'maxMemory', limit: maxMemory };
       this.stopped = true;
     }
@@ -471,6 +473,7 @@ export class Search<C, E extends EventObject> {
       statesPerSecond: Math.round((states / (now - this.started)) * 1000),
       queue,
       heapBytes,
+      bufferBytes,
     });
   }
 

@@ -57,6 +57,11 @@ export interface Progress {
   readonly queue: number;
   /** V8 heap in use (`process.memoryUsage().heapUsed`). */
   readonly heapBytes: number;
+  /**
+   * Array buffers allocated (`process.memoryUsage().arrayBuffers`): the fingerprint table, the
+   * packed queue of states, the worker threads' chunks, garbage not yet collected.
+   */
+  readonly bufferBytes: number;
 }
 
 /**
@@ -97,10 +102,11 @@ export interface ExploreOptions<TContext, TEvent extends EventObject> {
   /** The search stops (status `incomplete`) after this many seconds. @default Infinity */
   readonly maxSeconds?: number;
   /**
-   * The search stops (status `incomplete`) once the V8 heap in use
-   * (`process.memoryUsage().heapUsed`: the whole process's JavaScript heap, the store, the queue
-   * and garbage not yet collected) exceeds this many MiB. Checked with `maxSeconds`, every 128
-   * expanded states, starting after the first. @default Infinity
+   * The search stops (status `incomplete`) once the V8 heap in use and the array buffers
+   * allocated (`heapUsed + arrayBuffers` of `process.memoryUsage()`: the whole process's
+   * objects, the store's table, the packed queue, garbage not yet collected) exceed this many
+   * MiB. Checked with `maxSeconds`, every 128 expanded states, starting after the first.
+   * @default Infinity
    */
   readonly maxMemory?: number;
   /**

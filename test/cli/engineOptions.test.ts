@@ -121,14 +121,17 @@ describe('--search depth', () => {
 });
 
 describe('the progress line', () => {
-  it('shows distinct states, states per second, queue and heap', () => {
+  it('shows distinct states, states per second, queue, heap and array buffers', () => {
     const line = renderProgress({
       states: 1234567,
       statesPerSecond: 45678.4,
       queue: 8901,
       heapBytes: 300 * 2 ** 20 + 1,
+      bufferBytes: 1800 * 2 ** 20,
     });
-    expect(line).toBe('1,234,567 states, 45,678 states/s, queue 8,901, heap 300 MiB');
+    expect(line).toBe(
+      '1,234,567 states, 45,678 states/s, queue 8,901, heap 300 MiB, buffers 1,800 MiB',
+    );
     expect(line).not.toContain('\n');
   });
 

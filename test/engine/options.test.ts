@@ -241,6 +241,8 @@ describe('explore options', () => {
       expect(p.queue).toBeGreaterThanOrEqual(0);
       expect(p.statesPerSecond).toBeGreaterThanOrEqual(0);
       expect(p.heapBytes).toBeGreaterThan(0);
+      // The fingerprint table at least is an array buffer.
+      expect(p.bufferBytes).toBeGreaterThan(0);
     }
   });
 
