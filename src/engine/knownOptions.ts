@@ -22,6 +22,7 @@ const exploreOptionNames: readonly string[] = Object.keys({
   ample: true,
   stopAtFirstViolation: true,
   order: true,
+  packFrom: true,
   onProgress: true,
   progressIntervalMs: true,
   onState: true,

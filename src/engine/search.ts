@@ -22,7 +22,7 @@ import { EventTable, offeredEvents } from './events.ts';
 import { Interpreter } from './interpreter.ts';
 import { refuseUnknown } from './knownOptions.ts';
 import { ReadSets } from './readSets.ts';
-import { type Item, ItemQueue, PackedQueue, type StateQueue } from './stateQueue.ts';
+import { type Item, ItemQueue, type StateQueue, VectorQueue } from './stateQueue.ts';
 import {
   type ChangedWords,
   ExactStore,
@@ -162,9 +162,10 @@ export class Search<C, E extends EventObject> {
     return new CompactStore(vector, (this.options.workers?.count ?? 1) > 1);
   }
 
-  /** Packed records for a vector context (`template`); objects otherwise. */
+  /** Objects, packed past a length for a vector context (`template`: `VectorQueue`). */
   private newQueue(template: unknown): StateQueue {
-    return isVectorContext(template) ? new PackedQueue(template) : new ItemQueue();
+    if (!isVectorContext(template)) return new ItemQueue();
+    return new VectorQueue(template, this.options.packFrom);
   }
 
   /** Releases the store's resources (the compact store's trace file) once traces are built. */
@@ -346,8 +347,10 @@ export class Search<C, E extends EventObject> {
   private owned(context: unknown, item: Item): unknown {
     const own = this.interp.detach(context);
     if (!isVectorContext(own) || !isVectorContext(item.context)) return own;
-    if (own.words !== item.context.words || !(this.next instanceof PackedQueue)) return own;
-    return { ...own, words: own.words.slice() };
+    const words = own.words;
+    if (words !== item.context.words) return own;
+    if (!this.level.borrows(words) && !this.next.borrows(words)) return own;
+    return { ...own, words: words.slice() };
   }
 
   /**

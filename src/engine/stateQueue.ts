@@ -1,6 +1,7 @@
 /**
  * The discovered states a search has not expanded yet: a breadth-first level read first in,
- * first out (`shift`), or a depth-first stack read last in, first out (`pop`). Two kinds:
+ * first out (`shift`), or a depth-first stack read last in, first out (`pop`). For vector
+ * contexts, `VectorQueue` holds the first 4,096 as objects and packs the rest. Two kinds:
  * - `PackedQueue`, for vector contexts: each state is a packed record (`stateRecords.ts`) in
  *   one growable byte buffer, 128 bytes a state on average on `incident-large`; a state taken out
  *   is unpacked into one scratch vector, with the hash of its words kept beside it. A queue of millions of states holds no object each, so
@@ -35,6 +36,8 @@ export interface StateQueue {
   shift(): Item | undefined;
   /** The last state queued and not taken, or undefined. Valid until the next take. */
   pop(): Item | undefined;
+  /** Whether `words` are scratch words of this queue, which the next take overwrites. */
+  borrows(words: Int32Array): boolean;
 }
 
 /** States as objects. */
@@ -48,6 +51,10 @@ export class ItemQueue implements StateQueue {
 
   push(item: Item): void {
     this.items.push(item);
+  }
+
+  borrows(): boolean {
+    return false;
   }
 
   shift(): Item | undefined {
@@ -167,6 +174,10 @@ export class PackedQueue implements StateQueue {
     return item;
   }
 
+  borrows(words: Int32Array): boolean {
+    return this.records.borrows(words);
+  }
+
   private item(e: number): Item {
     const at = this.entries.offsets[e] as number;
     const words = this.records.wordsAt(this.bytes, at);
@@ -187,5 +198,45 @@ export class PackedQueue implements StateQueue {
     this.views.length = 0;
     this.first = 0;
     this.end = 0;
+  }
+}
+
+/**
+ * Vector states as objects while the queue is short, and packed once it holds `limit` of them:
+ * packing and unpacking cost about 1 µs a state (for 332 words), which a short queue does not
+ * repay, while a long one repays it in memory and in collector time. Order is kept: once a
+ * state is packed, every later one is too until the packed part is empty, so the objects are
+ * always the oldest states queued.
+ */
+export class VectorQueue implements StateQueue {
+  private readonly items = new ItemQueue();
+  private readonly packed: PackedQueue;
+
+  constructor(
+    template: VectorContext,
+    private readonly limit = 4096,
+  ) {
+    this.packed = new PackedQueue(template);
+  }
+
+  get length(): number {
+    return this.items.length + this.packed.length;
+  }
+
+  push(item: Item): void {
+    if (this.packed.length === 0 && this.items.length < this.limit) this.items.push(item);
+    else this.packed.push(item);
+  }
+
+  shift(): Item | undefined {
+    return this.items.shift() ?? this.packed.shift();
+  }
+
+  pop(): Item | undefined {
+    return this.packed.pop() ?? this.items.pop();
+  }
+
+  borrows(words: Int32Array): boolean {
+    return this.packed.borrows(words);
   }
 }

@@ -87,6 +87,11 @@ export class StateRecords {
     return p;
   }
 
+  /** Whether `words` are this layout's scratch words (`wordsAt`), which the next read overwrites. */
+  borrows(words: Int32Array): boolean {
+    return words === this.scratch;
+  }
+
   /** The length in bytes of the record at byte `at` of `bytes`. */
   lengthAt(bytes: Uint8Array, at: number): number {
     return (bytes[at + 4] as number) | ((bytes[at + 5] as number) << 8);

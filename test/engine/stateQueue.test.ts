@@ -1,5 +1,6 @@
 /**
- * The search's queues of discovered states (`stateQueue.ts`): the packed queue gives back, first
+ * The search's queues of discovered states (`stateQueue.ts`): the packed queue, and the vector
+ * queue that holds objects up to a length and packs the rest, give back, first
  * in first out and last in first out, the view, words, index, depth and words' hash of every
  * state pushed, pushes between takes included, whether the hash came with the state or not; it
  * keeps no reference to the words it was given. The object queue takes states in either order.
@@ -8,7 +9,13 @@
  */
 import { fc, test } from '@fast-check/vitest';
 import type { ConfigView } from '../../src/engine/configView.ts';
-import { type Item, ItemQueue, PackedQueue, type StateQueue } from '../../src/engine/stateQueue.ts';
+import {
+  type Item,
+  ItemQueue,
+  PackedQueue,
+  type StateQueue,
+  VectorQueue,
+} from '../../src/engine/stateQueue.ts';
 import { hashWords } from '../../src/engine/vectorContext.ts';
 import { pinnedSeed } from '../seed.ts';
 
@@ -46,8 +53,11 @@ function seen(item: Item | undefined) {
   };
 }
 
-/** Runs `ops` on `queue`, taking first in first out or last in first out. */
-function run(queue: StateQueue, ops: readonly Op[], lifo: boolean) {
+/**
+ * Runs `ops` on `queue`, taking first in first out or last in first out; `copies`: the queue
+ * keeps no reference to the words it is given, so the test overwrites them after each push.
+ */
+function run(queue: StateQueue, ops: readonly Op[], lifo: boolean, copies: boolean) {
   const out: ReturnType<typeof seen>[] = [];
   let n = 0;
   for (const op of ops) {
@@ -55,11 +65,12 @@ function run(queue: StateQueue, ops: readonly Op[], lifo: boolean) {
       const words = Int32Array.from(op.push);
       const hash = new Uint32Array(2);
       hashWords(words, hash);
-      // Every other push comes with the store's hint; the others are hashed by the queue.
-      const hint = n % 2 === 0 ? { words, a: hash[0] as number, b: hash[1] as number } : null;
+      // The packed queue hashes the words when the store's hint does not come with them (every
+      // other push here); an object keeps the hint it came with, which the test always gives.
+      const given = { words, a: hash[0] as number, b: hash[1] as number };
+      const hint = copies && n % 2 === 1 ? null : given;
       queue.push({ view: viewOf(n), context: { words }, index: n, depth: 3 * n, tree: hint });
-      // The caller's words may be reused: the queue kept its own copy.
-      words.fill(-7);
+      if (copies) words.fill(-7);
       n++;
     } else out.push(seen(lifo ? queue.pop() : queue.shift()));
     expect(queue.length).toBeGreaterThanOrEqual(0);
@@ -90,15 +101,23 @@ function expected(ops: readonly Op[], lifo: boolean) {
   return out;
 }
 
-describe.each([
-  ['first in, first out', false],
-  ['last in, first out', true],
-])('the packed queue, %s', (_name, lifo) => {
+const queues: [string, () => StateQueue, boolean][] = [
+  ['packed queue', () => new PackedQueue({ words: new Int32Array(width) }), true],
+  // Three objects, then packed: the property's runs cross the limit both ways.
+  ['vector queue', () => new VectorQueue({ words: new Int32Array(width) }, 3), false],
+];
+
+describe.each(
+  queues.flatMap(([name, make, copies]) => [
+    [name, 'first in, first out', make, copies, false] as const,
+    [name, 'last in, first out', make, copies, true] as const,
+  ]),
+)('the %s, %s', (_name, _order, make, copies, lifo) => {
   test.prop([opsArb], { seed, numRuns: 300 })(
     `gives back every state pushed, in order (fast-check seed ${seed})`,
     (ops) => {
-      const queue = new PackedQueue({ words: new Int32Array(width) });
-      const got = run(queue, ops, lifo);
+      const queue = make();
+      const got = run(queue, ops, lifo, copies);
       const want = expected(ops, lifo);
       expect(got.map((g) => g && { ...g, hash: g.hash.map((h) => h >>> 0) })).toEqual(
         want.map((w) => w && { ...w, hash: w.hash.map((h) => h >>> 0) }),

@@ -144,39 +144,45 @@ describe('vector contexts', () => {
     expect(reference.violations.map((v) => v.name).sort()).toEqual(['notXTwoYTwo', 'zBelowFive']);
   });
 
-  for (const exact of [false, true]) {
-    for (const order of ['breadth', 'depth'] as const) {
-      it(`agrees with xstate/graph (${exact ? 'exact' : 'fingerprints'}, ${order} first)`, () => {
-        const keys = new Set<string>();
-        const refKeys = new Set<string>();
-        // The states `onState` is given may be kept: they must not change after the call.
-        const kept: { state: { value: unknown; context: Ctx }; key: string }[] = [];
-        exploreReference(toy, { events, onState: (s) => refKeys.add(keyOf(s)) });
-        const r = explore(toy, {
-          events,
-          invariants,
-          terminalInvariants,
-          exact,
-          order,
-          onState: (s) => {
-            keys.add(keyOf(s));
-            kept.push({ state: s, key: keyOf(s) });
-          },
-        });
-        expect(keys).toEqual(refKeys);
-        expect(kept.map(({ state }) => keyOf(state))).toEqual(kept.map(({ key }) => key));
-        expect(r.stats.states).toBe(reference.stats.states);
-        expect(r.stats.transitions).toBe(reference.stats.transitions);
-        expect(r.status).toBe('violation');
-        const byName = (v: { name: string }) => v.name;
-        expect(r.violations.map(byName).sort()).toEqual(reference.violations.map(byName).sort());
-        for (const v of r.violations) {
-          const ref = reference.violations.find((w) => w.name === v.name);
-          expect(v.trace.length).toBe(ref?.trace.length);
-          if (order === 'breadth') expect(eventsOf(v.trace)).toEqual(eventsOf(ref?.trace ?? []));
-        }
+  const runs = [false, true].flatMap((exact) =>
+    (['breadth', 'depth'] as const).flatMap((order) =>
+      // Queued states as objects (the default on a queue this short), or all packed.
+      [undefined, 0].map((packFrom) => ({ exact, order, packFrom })),
+    ),
+  );
+  for (const { exact, order, packFrom } of runs) {
+    const queue = packFrom === 0 ? ', queue packed' : '';
+    it(`agrees with xstate/graph (${exact ? 'exact' : 'fingerprints'}, ${order} first${queue})`, () => {
+      const keys = new Set<string>();
+      const refKeys = new Set<string>();
+      // The states `onState` is given may be kept: they must not change after the call.
+      const kept: { state: { value: unknown; context: Ctx }; key: string }[] = [];
+      exploreReference(toy, { events, onState: (s) => refKeys.add(keyOf(s)) });
+      const r = explore(toy, {
+        events,
+        invariants,
+        terminalInvariants,
+        exact,
+        order,
+        packFrom,
+        onState: (s) => {
+          keys.add(keyOf(s));
+          kept.push({ state: s, key: keyOf(s) });
+        },
       });
-    }
+      expect(keys).toEqual(refKeys);
+      expect(kept.map(({ state }) => keyOf(state))).toEqual(kept.map(({ key }) => key));
+      expect(r.stats.states).toBe(reference.stats.states);
+      expect(r.stats.transitions).toBe(reference.stats.transitions);
+      expect(r.status).toBe('violation');
+      const byName = (v: { name: string }) => v.name;
+      expect(r.violations.map(byName).sort()).toEqual(reference.violations.map(byName).sort());
+      for (const v of r.violations) {
+        const ref = reference.violations.find((w) => w.name === v.name);
+        expect(v.trace.length).toBe(ref?.trace.length);
+        if (order === 'breadth') expect(eventsOf(v.trace)).toEqual(eventsOf(ref?.trace ?? []));
+      }
+    });
   }
 
   it('gives traces that replay through transition(), words and all', () => {
