@@ -1,7 +1,9 @@
 /**
  * The search behind `explore`, in either order:
- * - breadth first (the default): level arrays as the queue (no `shift`); invariants are checked
- *   on each new state in discovery order, so the first violation of each is at minimal depth;
+ * - breadth first (the default): the level being expanded and the next one as two queues
+ *   (`stateQueue.ts`: objects, packed past a length for vector contexts); invariants are
+ *   checked on each new state in discovery order, so the first violation of each is at
+ *   minimal depth;
  * - depth first: a stack of discovered states, expanded last in, first out, so that only the
  *   states along the current path and their unexpanded siblings are held, not a whole level.
  * Both mark a state visited when it is discovered, keep a store with parent and event per
