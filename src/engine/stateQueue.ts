@@ -1,13 +1,14 @@
 /**
  * The discovered states a search has not expanded yet: a breadth-first level read first in,
- * first out (`shift`), or a depth-first stack read last in, first out (`pop`). For vector
- * contexts, `VectorQueue` holds the first 4,096 as objects and packs the rest. Two kinds:
- * - `PackedQueue`, for vector contexts: each state is a packed record (`stateRecords.ts`) in
- *   one growable byte buffer, 128 bytes a state on average on `incident-large`; a state taken out
- *   is unpacked into one scratch vector, with the hash of its words kept beside it. A queue of millions of states holds no object each, so
- *   it neither fills the heap nor costs the collector;
- * - `ItemQueue`, for any other context: the states as objects, their contexts detached from
- *   the interpreter's scratch.
+ * first out (`shift`), or a depth-first stack read last in, first out (`pop`). Three kinds:
+ * - `ItemQueue`: the states as objects, their contexts detached from the interpreter's
+ *   scratch; the queue of any context that is not a vector;
+ * - `PackedQueue`: each state a packed record (`stateRecords.ts`) in one growable byte buffer,
+ *   128 bytes a state on average on `incident-large`; a state taken out is unpacked into one
+ *   scratch vector, with the hash of its words kept beside it. A queue of millions of states
+ *   holds no object each, so it neither fills the heap nor costs the collector;
+ * - `VectorQueue`: the queue of a vector context, the first 4,096 states as objects (packing
+ *   costs about 1 µs a state, which a short queue does not repay) and the rest packed.
  */
 import type { ConfigView, EngineState } from './configView.ts';
 import { type Flagged, StateRecords } from './stateRecords.ts';
