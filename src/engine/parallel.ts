@@ -102,9 +102,7 @@ class Frontier {
   addItem(item: Item): void {
     this.slot(item.index, item.depth);
     const words = (item.context as { words: Int32Array }).words;
-    const buf = this.buf;
-    const to = buf.reserve(this.records.maxSize);
-    buf.commit(this.records.write(buf.data, to, item.index, item.view, words));
+    this.buf.append(this.records, item.index, item.view, words);
     this.filled();
   }
 

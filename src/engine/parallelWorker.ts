@@ -243,10 +243,8 @@ class Expander<C, E extends EventObject> {
         // The invariants that read something the step changed, as on the main thread (`take`).
         const due = search.due(state.view, next.view, this.prints);
         m[at + M.violated] = failing(search.invariants, snap, 0, due);
-        const r = candidates.reserve(this.records.maxSize);
         const words = (next.context as VectorContext).words;
-        candidates.commit(this.records.write(candidates.data, r, -1, next.view, words));
-        m[at + M.candidate] = r;
+        m[at + M.candidate] = candidates.append(this.records, -1, next.view, words);
       }
       m[at + M.journalFrom] = journalFrom;
       m[at + M.journalTo] = this.journal.length;

@@ -11,7 +11,7 @@
  *   costs about 1 µs a state, which a short queue does not repay) and the rest packed.
  */
 import type { ConfigView, EngineState } from './configView.ts';
-import { type Flagged, StateRecords } from './stateRecords.ts';
+import { type Flagged, RecordBytes, StateRecords } from './stateRecords.ts';
 import type { HashHint } from './stateStore.ts';
 import { hashWords, type VectorContext } from './vectorContext.ts';
 
@@ -117,8 +117,7 @@ function grown(a: Int32Array): Int32Array {
  */
 export class PackedQueue implements StateQueue {
   private readonly records: StateRecords;
-  private bytes: Uint8Array;
-  private end = 0;
+  private readonly bytes: RecordBytes;
   private readonly entries = new Entries();
   /** Entries taken from the front (`shift`); the others are from `first` on. */
   private first = 0;
@@ -131,7 +130,7 @@ export class PackedQueue implements StateQueue {
   constructor(private readonly template: VectorContext) {
     // The queue keeps each state's view itself (views are interned): its records hold no flags.
     this.records = new StateRecords(0, template.words.length);
-    this.bytes = new Uint8Array(Math.max(1 << 16, 4 * this.records.maxSize));
+    this.bytes = new RecordBytes(Math.max(1 << 16, 4 * this.records.maxSize));
   }
 
   get length(): number {
@@ -140,12 +139,6 @@ export class PackedQueue implements StateQueue {
 
   push(item: Item): void {
     const { view, context, index, depth, tree: hint } = item;
-    const max = this.records.maxSize;
-    if (this.end + max > this.bytes.length) {
-      const bigger = new Uint8Array(Math.max(2 * this.bytes.length, this.end + max));
-      bigger.set(this.bytes.subarray(0, this.end));
-      this.bytes = bigger;
-    }
     const words = (context as VectorContext).words;
     // The hint is the hash of these words when the store fingerprints them; else hash them.
     const hash = this.hash;
@@ -153,9 +146,9 @@ export class PackedQueue implements StateQueue {
       hash[0] = hint.a;
       hash[1] = hint.b;
     } else hashWords(words, hash);
-    this.entries.push(this.end, depth, hash[0] as number, hash[1] as number);
+    const at = this.bytes.append(this.records, index, PackedQueue.noFlags, words);
+    this.entries.push(at, depth, hash[0] as number, hash[1] as number);
     this.views[this.entries.length - 1] = view;
-    this.end = this.records.write(this.bytes, this.end, index, PackedQueue.noFlags, words);
   }
 
   shift(): Item | undefined {
@@ -170,7 +163,7 @@ export class PackedQueue implements StateQueue {
     const e = --this.entries.length;
     const item = this.item(e);
     // The record's bytes are free once read: the next push writes over them.
-    this.end = this.entries.offsets[e] as number;
+    this.bytes.commit(this.entries.offsets[e] as number);
     if (this.length === 0) this.clear();
     return item;
   }
@@ -181,14 +174,15 @@ export class PackedQueue implements StateQueue {
 
   private item(e: number): Item {
     const at = this.entries.offsets[e] as number;
-    const words = this.records.wordsAt(this.bytes, at);
+    const bytes = this.bytes.data;
+    const words = this.records.wordsAt(bytes, at);
     const { depths, hashes } = this.entries;
     const view = this.views[e] as ConfigView;
     this.views[e] = undefined;
     return {
       view,
       context: { ...this.template, words },
-      index: this.records.indexAt(this.bytes, at),
+      index: this.records.indexAt(bytes, at),
       depth: depths[e] as number,
       tree: { words, a: hashes[2 * e] as number, b: hashes[2 * e + 1] as number },
     };
@@ -198,7 +192,7 @@ export class PackedQueue implements StateQueue {
     this.entries.length = 0;
     this.views.length = 0;
     this.first = 0;
-    this.end = 0;
+    this.bytes.commit(0);
   }
 }
 

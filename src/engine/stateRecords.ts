@@ -172,8 +172,8 @@ function getInt32(bytes: Uint8Array, at: number): number {
 }
 
 /**
- * A growable byte array of records, appended at its end (`reserve`, then a `write` at the
- * offset it returns, then `commit`).
+ * A growable byte array of records, appended at its end (`append`, or `reserve` and `commit`
+ * around bytes copied in), and cut back with `commit`.
  */
 export class RecordBytes {
   data: Uint8Array;
@@ -196,6 +196,16 @@ export class RecordBytes {
       this.release(this.data);
       this.data = grown;
     }
+    return at;
+  }
+
+  /**
+   * Appends the state (`view`, `words`) with `index` as a record of layout `records`; returns
+   * the offset where it starts.
+   */
+  append(records: StateRecords, index: number, view: Flagged, words: Int32Array): number {
+    const at = this.reserve(records.maxSize);
+    this.length = records.write(this.data, at, index, view, words);
     return at;
   }
 
