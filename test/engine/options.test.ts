@@ -152,6 +152,17 @@ describe('explore options', () => {
     expect(roomy.stats.states).toBe(full.stats.states);
   });
 
+  it('counts array buffers (the packed queue, the table) toward maxMemory, not the heap alone', () => {
+    // 512 MiB held in an array buffer, and a bound 256 MiB above the heap in use: the heap
+    // alone stays under it through this small search; heap and buffers together do not.
+    const held = new Uint8Array(512 * 2 ** 20);
+    const limit = Math.ceil(process.memoryUsage().heapUsed / 2 ** 20) + 256;
+    const r = run({ maxMemory: limit, invariants: {}, terminalInvariants: {} });
+    expect(held.length).toBe(512 * 2 ** 20);
+    expect(r.bound).toEqual({ reason: 'maxMemory', limit });
+    expect(r.stats.states).toBeLessThan(full.stats.states);
+  });
+
   it('stops at the first violation with a shortest trace', () => {
     const r = run({ stopAtFirstViolation: true });
     expect(r.violations).toHaveLength(1);
