@@ -15,9 +15,10 @@
  * A worker that finds it has found a state stored earlier in merge order, since only the main
  * thread writes the table and it writes in merge order: so a hit is always a duplicate.
  *
- * The workers start with the search (`WorkerPool`), so that loading the code and building the
- * machine, about half a second, overlap the first levels, which the main thread searches alone;
- * when they take over changes no result (see `WorkerOptions`). The buffers of the workers'
+ * The workers start with the search (`WorkerPool`), so that bundling their code
+ * (`workerBundle.ts`), loading it and building the machine, about a second in all on two cores,
+ * overlap the first levels, which the main thread searches alone; when they take over changes
+ * no result (see `WorkerOptions`). The buffers of the workers'
  * messages, up to a few megabytes each, go back to the worker once merged, for reuse
  * (`ExpandMessage.spare`): allocating them per chunk cost both sides collections. The chunks
  * themselves hold packed records (`stateRecords.ts`) in buffers of their own size, since the
@@ -40,6 +41,7 @@ import type { Item } from './stateQueue.ts';
 import { RecordBytes, StateRecords } from './stateRecords.ts';
 import type { WorkerOptions } from './types.ts';
 import { isVectorContext } from './vectorContext.ts';
+import { workerEntry } from './workerBundle.ts';
 
 /** Chunks a worker holds at once: one being expanded and one waiting, so it never idles. */
 const perWorker = 2;
@@ -209,31 +211,39 @@ class Inbox {
 
 /**
  * The worker threads of a search, started with it so that they build their run (load the code,
- * compile the machine) while the main thread searches the first levels alone.
+ * compile the machine) while the main thread searches the first levels alone. They start once
+ * their code is bundled (`workerBundle.ts`), which esbuild does meanwhile in a process of its
+ * own.
  */
 export class WorkerPool {
   private readonly inbox = new Inbox();
-  readonly hands: readonly Hand[];
+  /** The workers, once started (empty before). */
+  readonly hands: Hand[] = [];
+  private readonly started: Promise<void>;
 
   /** Starts `options.count` workers on `options.recipe`. */
   constructor(readonly options: WorkerOptions) {
-    this.hands = Array.from({ length: options.count }, (): Hand => {
-      const worker = new Worker(new URL('./parallelWorker.js', import.meta.url));
-      return { worker, inFlight: 0, table: null, events: [], journal: [], spare: [] };
-    });
-    for (const hand of this.hands) {
+    this.started = workerEntry(options.recipe).then((entry) => this.start(entry));
+  }
+
+  private start(entry: URL): void {
+    for (let i = 0; i < this.options.count; i++) {
+      const worker = new Worker(entry);
+      const hand: Hand = { worker, inFlight: 0, table: null, events: [], journal: [], spare: [] };
+      this.hands.push(hand);
       this.inbox.listen(hand);
-      hand.worker.postMessage({ type: 'init', recipe: options.recipe });
+      worker.postMessage({ type: 'init', recipe: this.options.recipe });
     }
   }
 
   /** Whether every worker has built its run (false for good once one failed to). */
   get ready(): boolean {
-    return this.inbox.started >= this.hands.length;
+    return this.hands.length > 0 && this.inbox.started >= this.hands.length;
   }
 
   /** Waits for every worker to build its run; rejects with the error of one that could not. */
-  whenReady(): Promise<void> {
+  async whenReady(): Promise<void> {
+    await this.started;
     return this.inbox.allStarted(this.hands.length);
   }
 
@@ -242,8 +252,10 @@ export class WorkerPool {
     return this.inbox.next();
   }
 
-  /** Ends every worker. */
+  /** Ends every worker (once they have started). */
   async terminate(): Promise<void> {
+    // A pool that could not start has no worker to end (`whenReady` rejected with why).
+    await this.started.catch(() => undefined);
     await Promise.all(this.hands.map((h) => h.worker.terminate()));
   }
 }

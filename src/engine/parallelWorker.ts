@@ -253,9 +253,15 @@ class Expander<C, E extends EventObject> {
   }
 }
 
-/** Builds the run of `recipe` (see `WorkerRecipe`). */
-async function build(recipe: WorkerRecipe): Promise<Expander<unknown, EventObject>> {
-  const mod = (await import(recipe.module)) as Record<string, unknown>;
+/** Loads a recipe's module (`WorkerRecipe.module`): `import`, or the module bundled in. */
+export type RecipeLoader = (module: string) => Promise<Record<string, unknown>>;
+
+/** Builds the run of `recipe` (see `WorkerRecipe`), its module loaded by `load`. */
+async function build(
+  recipe: WorkerRecipe,
+  load: RecipeLoader,
+): Promise<Expander<unknown, EventObject>> {
+  const mod = await load(recipe.module);
   const make = mod[recipe.name];
   if (typeof make !== 'function') {
     throw new TypeError(`${recipe.module} exports no function ${recipe.name}`);
@@ -272,24 +278,31 @@ function failed(e: unknown): void {
   send({ type: 'failed', message: err.message, ...(err.stack ? { stack: err.stack } : {}) });
 }
 
-let expander: Expander<unknown, EventObject> | null = null;
-parentPort?.on('message', (msg: InitMessage | ExpandMessage) => {
-  if (msg.type === 'init') {
-    build(msg.recipe).then((e) => {
-      expander = e;
-      send({ type: 'ready' });
-    }, failed);
-    return;
-  }
-  try {
-    if (expander === null) throw new Error('expand before init');
-    const out = expander.expand(msg);
-    send(out, [
-      out.parents.buffer as ArrayBuffer,
-      out.moves.buffer as ArrayBuffer,
-      out.candidates.buffer as ArrayBuffer,
-    ]);
-  } catch (e) {
-    failed(e);
-  }
-});
+/**
+ * Serves the main thread's messages on this worker thread: builds the run on `init`, its recipe's
+ * module loaded by `load`, and answers each `expand`. The worker's entry calls it once
+ * (`parallelWorker.js` through the TypeScript loader, or the bundle of `workerBundle.ts`).
+ */
+export function serve(load: RecipeLoader): void {
+  let expander: Expander<unknown, EventObject> | null = null;
+  parentPort?.on('message', (msg: InitMessage | ExpandMessage) => {
+    if (msg.type === 'init') {
+      build(msg.recipe, load).then((e) => {
+        expander = e;
+        send({ type: 'ready' });
+      }, failed);
+      return;
+    }
+    try {
+      if (expander === null) throw new Error('expand before init');
+      const out = expander.expand(msg);
+      send(out, [
+        out.parents.buffer as ArrayBuffer,
+        out.moves.buffer as ArrayBuffer,
+        out.candidates.buffer as ArrayBuffer,
+      ]);
+    } catch (e) {
+      failed(e);
+    }
+  });
+}

@@ -234,7 +234,9 @@ export interface Journal {
 /**
  * How a worker thread builds the same run: it imports `module` (a file URL), calls its export
  * `name` with `arg` (structured-cloneable) and explores the machine and options returned, a
- * `WorkerRun`. The main thread's own options must be what the same call returns.
+ * `WorkerRun`. The main thread's own options must be what the same call returns. The workers
+ * run `module` bundled with everything it imports (`workerBundle.ts`), or, when it cannot be
+ * bundled, import it through the TypeScript loader.
  */
 export interface WorkerRecipe {
   readonly module: string;

@@ -1,0 +1,59 @@
+/**
+ * The worker threads' code (`workerBundle.ts`): a check's recipe gets a bundle of its own in the
+ * temporary directory, made once per process; a recipe module that cannot be bundled falls back
+ * to the TypeScript loader's entry, and a search on that entry still runs its workers (and
+ * reports the error of one that cannot load its recipe).
+ */
+import { readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from 'vitest';
+import { createServingMachine } from '../../machines/servingMachine.ts';
+import { variantNamed } from '../../machines/variants.ts';
+import { incident } from '../../scenarios/index.ts';
+import { servingEvents } from '../../src/checker/serving/servingEvents.ts';
+import { exploreAsync } from '../../src/engine/index.ts';
+import { entrySource, loaderEntry, workerEntry } from '../../src/engine/workerBundle.ts';
+
+const checkModule = new URL('../../src/checker/check.ts', import.meta.url).href;
+
+describe('the worker bundle', () => {
+  it('bundles a check’s recipe into one module in the temporary directory, once', async () => {
+    const recipe = { module: checkModule, name: 'workerRun', arg: null };
+    const entry = await workerEntry(recipe);
+    expect(entry.protocol).toBe('file:');
+    expect(dirname(fileURLToPath(entry))).toBe(tmpdir());
+    expect(fileURLToPath(entry)).toMatch(/kvcheck-worker-[0-9a-f]{16}\.mjs$/);
+    const code = readFileSync(entry, 'utf8');
+    // One file: nothing is imported but Node's own modules.
+    expect(code.match(/^import .* from "[^"]+";$/gm)?.length).toBeGreaterThan(0);
+    expect(code).not.toMatch(/^import .* from "(?!node:)[^"]+";$/m);
+    expect(code).toContain('function workerRun(');
+    expect(workerEntry({ ...recipe, name: 'other' })).toBe(workerEntry(recipe));
+    expect(await workerEntry(recipe)).toBe(entry);
+  }, 60_000);
+
+  it('serves the bundled recipe module and refuses any other', () => {
+    const source = entrySource(checkModule);
+    expect(source).toContain(JSON.stringify(fileURLToPath(checkModule)));
+    expect(source).toContain('serve(async (module) =>');
+    expect(source).toContain("', not ' + module");
+  });
+
+  it.each([
+    ['a file that does not exist', new URL('./no-such-recipe.ts', import.meta.url).href],
+    ['a module that is not a file', 'data:text/javascript,export const workerRun = 1;'],
+  ])('falls back to the TypeScript loader for %s', async (_what, module) => {
+    expect(await workerEntry({ module, name: 'workerRun', arg: null })).toBe(loaderEntry);
+  });
+
+  it('runs workers on the fallback entry, which reports a recipe it cannot load', async () => {
+    const module = new URL('./no-such-recipe.ts', import.meta.url).href;
+    const run = exploreAsync(createServingMachine(incident, variantNamed('fixed')), {
+      events: servingEvents(incident.requests.map((r) => r.id)),
+      workers: { count: 2, recipe: { module, name: 'workerRun', arg: null }, from: 8, chunk: 16 },
+    });
+    await expect(run).rejects.toThrow(/no-such-recipe/);
+  }, 60_000);
+});
