@@ -21,6 +21,7 @@ import { existsSync, renameSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
+import { threadId } from 'node:worker_threads';
 import type { WorkerRecipe } from './types.ts';
 
 /** The worker entry that loads through the TypeScript loader (see the module doc). */
@@ -75,7 +76,7 @@ async function bundle(recipeModule: string): Promise<URL> {
   const path = join(tmpdir(), name);
   if (!existsSync(path)) {
     // Written aside and renamed, so that another process never loads half a file.
-    const aside = `${path}.${process.pid}.tmp`;
+    const aside = `${path}.${process.pid}.${threadId}.tmp`;
     writeFileSync(aside, code);
     renameSync(aside, path);
   }
