@@ -39,6 +39,7 @@ import {
 import type { Search } from './search.ts';
 import type { Item } from './stateQueue.ts';
 import { RecordBytes, StateRecords } from './stateRecords.ts';
+import { wordsHashOf } from './stateStore.ts';
 import type { WorkerOptions } from './types.ts';
 import { isVectorContext } from './vectorContext.ts';
 import { workerEntry } from './workerBundle.ts';
@@ -51,13 +52,14 @@ const defaultChunk = 1024;
 
 /**
  * A chunk of the frontier: `count` packed records of states at `depth` (`stateRecords.ts`),
- * back to back in `records`, with their indices.
+ * back to back in `records`, with their indices and their words hashed (two halves a state).
  */
 interface Chunk {
   readonly seq: number;
   readonly depth: number;
   readonly count: number;
   readonly indices: Int32Array;
+  readonly hashes: Uint32Array;
   readonly records: Uint8Array;
 }
 
@@ -72,6 +74,9 @@ class Frontier {
   /** The chunk being filled; `flush` copies it out, and it is reused. */
   private readonly buf: RecordBytes;
   private indices = new Int32Array(0);
+  /** The chunk being filled's hashes, two halves a state; `flush` copies them out. */
+  private readonly hashes: Uint32Array;
+  private readonly hash = new Uint32Array(2);
   private count = 0;
   private depth = -1;
   private seq = 0;
@@ -81,6 +86,7 @@ class Frontier {
     private readonly chunk: number,
   ) {
     this.buf = new RecordBytes(records.maxSize * 16);
+    this.hashes = new Uint32Array(2 * chunk);
   }
 
   /** Records not yet in a ready chunk. */
@@ -88,9 +94,12 @@ class Frontier {
     return this.count;
   }
 
-  /** Appends state `index` at `depth` from the record at byte `at` of `from`. */
-  add(from: Uint8Array, at: number, index: number, depth: number): void {
-    this.slot(index, depth);
+  /**
+   * Appends state `index` at `depth` from the record at byte `at` of `from`, whose words hash
+   * to (`a`, `b`).
+   */
+  add(from: Uint8Array, at: number, index: number, depth: number, a: number, b: number): void {
+    this.slot(index, depth, a, b);
     const length = this.records.lengthAt(from, at);
     const buf = this.buf;
     const to = buf.reserve(length);
@@ -102,8 +111,9 @@ class Frontier {
 
   /** Appends a discovered item of one thread's search. */
   addItem(item: Item): void {
-    this.slot(item.index, item.depth);
     const words = (item.context as { words: Int32Array }).words;
+    wordsHashOf(item.tree, words, this.hash);
+    this.slot(item.index, item.depth, this.hash[0] as number, this.hash[1] as number);
     this.buf.append(this.records, item.index, item.view, words);
     this.filled();
   }
@@ -117,18 +127,21 @@ class Frontier {
       depth: this.depth,
       count: this.count,
       indices: this.indices.slice(0, this.count),
+      hashes: this.hashes.slice(0, 2 * this.count),
       records,
     });
     this.buf.commit(0);
     this.count = 0;
   }
 
-  private slot(index: number, depth: number): void {
+  private slot(index: number, depth: number, a: number, b: number): void {
     if (this.count > 0 && depth !== this.depth) this.flush();
     if (this.count === 0) {
       this.indices = new Int32Array(this.chunk);
       this.depth = depth;
     }
+    this.hashes[2 * this.count] = a;
+    this.hashes[2 * this.count + 1] = b;
     this.indices[this.count++] = index;
   }
 
@@ -298,10 +311,12 @@ class Merger<C, E extends EventObject> {
         seq: chunk.seq,
         count: chunk.count,
         records: chunk.records,
+        hashes: chunk.hashes,
         ...(fresh ? { table } : {}),
         spare,
       };
-      hand.worker.postMessage(msg, [chunk.records.buffer as ArrayBuffer, ...spare]);
+      const sent = [chunk.records.buffer, chunk.hashes.buffer] as ArrayBuffer[];
+      hand.worker.postMessage(msg, [...sent, ...spare]);
     }
   }
 
@@ -343,7 +358,9 @@ class Merger<C, E extends EventObject> {
         store.setEvent(added, chunk.hand.events[moves[at + M.event] as number] as number);
         if (depth > search.maxDepth) search.maxDepth = depth;
         if (orbit) search.unreduced += moves[at + M.orbit] as number;
-        this.frontier.add(msg.candidates, candidate, added, depth);
+        const a = moves[at + M.wordsA] as number;
+        const b = moves[at + M.wordsB] as number;
+        this.frontier.add(msg.candidates, candidate, added, depth, a, b);
         search.violated(search.invariants, moves[at + M.violated] as number, added);
         if (search.isStopped) return;
       }

@@ -22,6 +22,8 @@ export interface ExpandMessage {
   readonly seq: number;
   readonly count: number;
   readonly records: Uint8Array;
+  /** Each record's words hashed (`hashWords`), two halves a state: the hint for its successors. */
+  readonly hashes: Uint32Array;
   readonly table?: Uint32Array;
   readonly spare: readonly ArrayBuffer[];
 }
@@ -32,13 +34,14 @@ export const parentInts = 4;
 export const P = { enabled: 0, terminal: 1, journalFrom: 2, journalTo: 3 } as const;
 
 /** Ints per enabled move in `ExpandedMessage.moves`. */
-export const moveInts = 8;
+export const moveInts = 10;
 /**
  * Offsets in a move record: the worker's event id (-1 unless the successor is a candidate:
  * only a new state's event is stored); the successor's fingerprint (high, low, as the
  * fingerprinter computed it); the byte offset of its record in `candidates`, or -1 when the
  * table held it already; the invariants it violates (bit i: invariant i); its orbit size; the
- * journal range its callbacks added.
+ * journal range its callbacks added; a candidate's words hashed (two halves), which go with
+ * its record to the worker that expands it.
  */
 export const M = {
   event: 0,
@@ -49,6 +52,8 @@ export const M = {
   orbit: 5,
   journalFrom: 6,
   journalTo: 7,
+  wordsA: 8,
+  wordsB: 9,
 } as const;
 
 /**

@@ -25,9 +25,9 @@ import {
 } from './parallelProtocol.ts';
 import { failing, Search } from './search.ts';
 import { RecordBytes, StateRecords } from './stateRecords.ts';
-import { Fingerprinter } from './stateStore.ts';
+import { Fingerprinter, type WordsHash } from './stateStore.ts';
 import type { WorkerRecipe, WorkerRun } from './types.ts';
-import { hashWords, isVectorContext, type VectorContext } from './vectorContext.ts';
+import { isVectorContext, type VectorContext } from './vectorContext.ts';
 
 /**
  * Buffers to write messages into: those the main thread handed back once it had merged them
@@ -144,7 +144,6 @@ class Expander<C, E extends EventObject> {
   private readonly records: StateRecords;
   private readonly template: VectorContext;
   private readonly prints = new Fingerprinter(true);
-  private readonly hash = new Uint32Array(2);
   private readonly sent = new SentCache();
   private readonly pool = new BufferPool();
   private readonly moves = new Ints(this.pool);
@@ -177,7 +176,8 @@ class Expander<C, E extends EventObject> {
     for (let p = 0, r = 0; p < msg.count; p++, r += records.lengthAt(msg.records, r)) {
       const state = records.read(msg.records, r, this.search.views, this.template);
       const from = this.journal.length;
-      const enabled = this.expandOne(state, moves, candidates);
+      const hint = { words: state.context.words, a: msg.hashes[2 * p], b: msg.hashes[2 * p + 1] };
+      const enabled = this.expandOne(state, hint as WordsHash, moves, candidates);
       const at = p * parentInts;
       parents[at + P.enabled] = enabled;
       const terminal = this.search.terminal;
@@ -204,17 +204,18 @@ class Expander<C, E extends EventObject> {
     };
   }
 
-  /** Writes the moves of `state` (and its new successors) and returns how many are enabled. */
+  /**
+   * Writes the moves of `state` (and its new successors) and returns how many are enabled;
+   * `hint` holds the state's words hashed.
+   */
   private expandOne(
     state: EngineState & { readonly context: VectorContext },
+    hint: WordsHash,
     moves: Ints,
     candidates: Candidates,
   ): number {
-    const { search, run, hash } = this;
+    const { search, run } = this;
     const options = run.options;
-    const parentWords = state.context.words;
-    hashWords(parentWords, hash);
-    const hint = { words: parentWords, a: hash[0] as number, b: hash[1] as number };
     const source = search.snapshot(state);
     const offered = offeredEvents(options.events, state.view, source);
     let enabled = 0;
@@ -226,9 +227,10 @@ class Expander<C, E extends EventObject> {
       const journalFrom = this.journal.length;
       const snap = search.snapshot(next);
       options.onMove?.(source, event as E, snap);
-      this.prints.of(next.view, next.context, hint);
-      const high = this.prints.fp[0] as number;
-      const low = this.prints.fp[1] as number;
+      const prints = this.prints;
+      prints.of(next.view, next.context, hint);
+      const high = prints.fp[0] as number;
+      const low = prints.fp[1] as number;
       const at = moves.reserve(moveInts);
       const m = moves.data;
       // Only a new successor's event is read (`store.setEvent`): the others are not interned.
@@ -241,10 +243,13 @@ class Expander<C, E extends EventObject> {
         m[at + M.orbit] = options.orbitSize?.(snap) ?? 0;
         options.onState?.(snap, -1, -1);
         // The invariants that read something the step changed, as on the main thread (`take`).
-        const due = search.due(state.view, next.view, this.prints);
+        const due = search.due(state.view, next.view, prints);
         m[at + M.violated] = failing(search.invariants, snap, 0, due);
         const words = (next.context as VectorContext).words;
         m[at + M.candidate] = candidates.append(this.records, -1, next.view, words);
+        const hashed = prints.lastHint as WordsHash;
+        m[at + M.wordsA] = hashed.a;
+        m[at + M.wordsB] = hashed.b;
       }
       m[at + M.journalFrom] = journalFrom;
       m[at + M.journalTo] = this.journal.length;

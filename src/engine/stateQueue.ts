@@ -12,8 +12,8 @@
  */
 import type { ConfigView, EngineState } from './configView.ts';
 import { type Flagged, RecordBytes, StateRecords } from './stateRecords.ts';
-import type { HashHint } from './stateStore.ts';
-import { hashWords, type VectorContext } from './vectorContext.ts';
+import { type HashHint, wordsHashOf } from './stateStore.ts';
+import type { VectorContext } from './vectorContext.ts';
 
 /** A discovered state waiting to be expanded. */
 export interface Item extends EngineState {
@@ -142,10 +142,7 @@ export class PackedQueue implements StateQueue {
     const words = (context as VectorContext).words;
     // The hint is the hash of these words when the store fingerprints them; else hash them.
     const hash = this.hash;
-    if (hint !== null && 'words' in hint && hint.words === words) {
-      hash[0] = hint.a;
-      hash[1] = hint.b;
-    } else hashWords(words, hash);
+    wordsHashOf(hint, words, hash);
     const at = this.bytes.append(this.records, index, PackedQueue.noFlags, words);
     this.entries.push(at, depth, hash[0] as number, hash[1] as number);
     this.views[this.entries.length - 1] = view;

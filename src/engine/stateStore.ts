@@ -33,6 +33,14 @@ export interface WordsHash {
  */
 export type HashHint = HashNode | WordsHash | null;
 
+/** Writes the hash halves of `words` into `out`: `hint`'s when it hashed these very words. */
+export function wordsHashOf(hint: HashHint, words: Int32Array, out: Uint32Array): void {
+  if (hint !== null && 'words' in hint && hint.words === words) {
+    out[0] = hint.a;
+    out[1] = hint.b;
+  } else hashWords(words, out);
+}
+
 /** A configuration as the store sees it: its key and the key's hash. */
 export interface KeyedConfig {
   readonly key: string;
