@@ -145,6 +145,12 @@ export class Search<C, E extends EventObject> {
     if (options.ample && ((options.workers?.count ?? 1) > 1 || options.onTransition)) {
       throw new TypeError('explore: `ample` does not combine with `workers` or `onTransition`');
     }
+    const packFrom = options.packFrom;
+    if (packFrom !== undefined && !(Number.isInteger(packFrom) && packFrom >= 0)) {
+      throw new TypeError(
+        `explore: packFrom must be a whole number of at least 0, not ${packFrom}`,
+      );
+    }
     const most = Math.max(this.invariants.length, this.terminal.length);
     if ((options.workers?.count ?? 1) > 1 && most > checksPerWord) {
       throw new TypeError(

@@ -181,7 +181,8 @@ export interface ExploreOptions<TContext, TEvent extends EventObject> {
    * With a vector context: how many queued states (a breadth-first level, or the depth-first
    * stack) are held as objects before the queue packs the rest into one byte buffer
    * (`stateQueue.ts`), which costs about 1 µs a state and saves memory and collector time on
-   * long queues. No result depends on it. @default 4096
+   * long queues. No result depends on it. A whole number of at least 0 (0 packs every state);
+   * anything else is refused with a `TypeError`. @default 4096
    */
   readonly packFrom?: number;
   /** Called about every `progressIntervalMs` while the search runs. */

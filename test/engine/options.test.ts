@@ -316,6 +316,13 @@ describe('explore options', () => {
     );
   });
 
+  it.each([-1, 1.5, Number.NaN, '10'])('refuses packFrom %j, which is no queue length', (v) => {
+    const events = servingEvents(['a1', 'b1']);
+    expect(() => explore(machine, { events, packFrom: v as number })).toThrow(
+      `explore: packFrom must be a whole number of at least 0, not ${v}`,
+    );
+  });
+
   it('refuses more than 32 invariants on workers, which send verdicts as one word', async () => {
     const recipe = { module: 'unused', name: 'unused', arg: null };
     const many = Object.fromEntries(
