@@ -191,7 +191,12 @@ export interface ExploreOptions<TContext, TEvent extends EventObject> {
   readonly progressIntervalMs?: number;
   /**
    * Called once per new distinct state, with its index (0 is the initial state) and the length
-   * of the path it was discovered by (breadth first: its distance from the initial state).
+   * of the path it was discovered by (breadth first: its distance from the initial state). On
+   * the main thread the state may be kept: its context is its own, never a buffer the search
+   * reuses. With `workers`, each worker calls its own run's `onState`, on its thread, with
+   * index and depth -1, for every successor it does not find stored (the merge may then find
+   * it a duplicate), and the state is valid only during the call, as `onMove`'s; what the
+   * callback records comes back through `journal`.
    */
   readonly onState?: (state: SnapshotLike<TContext>, index: number, depth: number) => void;
   /**
