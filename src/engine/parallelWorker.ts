@@ -176,8 +176,12 @@ class Expander<C, E extends EventObject> {
     for (let p = 0, r = 0; p < msg.count; p++, r += records.lengthAt(msg.records, r)) {
       const state = records.read(msg.records, r, this.search.views, this.template);
       const from = this.journal.length;
-      const hint = { words: state.context.words, a: msg.hashes[2 * p], b: msg.hashes[2 * p + 1] };
-      const enabled = this.expandOne(state, hint as WordsHash, moves, candidates);
+      const hint: WordsHash = {
+        words: state.context.words,
+        a: msg.hashes[2 * p] as number,
+        b: msg.hashes[2 * p + 1] as number,
+      };
+      const enabled = this.expandOne(state, hint, moves, candidates);
       const at = p * parentInts;
       parents[at + P.enabled] = enabled;
       const terminal = this.search.terminal;
