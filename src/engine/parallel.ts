@@ -73,8 +73,8 @@ class Frontier {
   readonly ready: Chunk[] = [];
   /** The chunk being filled; `flush` copies it out, and it is reused. */
   private readonly buf: RecordBytes;
-  private indices = new Int32Array(0);
-  /** The chunk being filled's hashes, two halves a state; `flush` copies them out. */
+  /** The chunk being filled's indices and hashes (two halves a state); `flush` copies them out. */
+  private readonly indices: Int32Array;
   private readonly hashes: Uint32Array;
   private readonly hash = new Uint32Array(2);
   private count = 0;
@@ -86,6 +86,7 @@ class Frontier {
     private readonly chunk: number,
   ) {
     this.buf = new RecordBytes(records.maxSize * 16);
+    this.indices = new Int32Array(chunk);
     this.hashes = new Uint32Array(2 * chunk);
   }
 
@@ -136,10 +137,7 @@ class Frontier {
 
   private slot(index: number, depth: number, a: number, b: number): void {
     if (this.count > 0 && depth !== this.depth) this.flush();
-    if (this.count === 0) {
-      this.indices = new Int32Array(this.chunk);
-      this.depth = depth;
-    }
+    if (this.count === 0) this.depth = depth;
     this.hashes[2 * this.count] = a;
     this.hashes[2 * this.count + 1] = b;
     this.indices[this.count++] = index;

@@ -12,10 +12,9 @@ export interface InitMessage {
 
 /**
  * Main → worker: expand `count` states, the packed records back to back in `records`
- * (`stateRecords.ts`), and look
- * their successors up in `table` (a `CompactStore`'s shared table; absent: the last one sent).
- * `spare`: buffers of the worker's earlier messages that the main thread has merged, handed
- * back for the worker to write its next messages into.
+ * (`stateRecords.ts`), and look their successors up in `table` (a `CompactStore`'s shared
+ * table; absent: the last one sent). `spare`: buffers of the worker's earlier messages that the
+ * main thread has merged, handed back for the worker to write its next messages into.
  */
 export interface ExpandMessage {
   readonly type: 'expand';
