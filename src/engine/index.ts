@@ -84,6 +84,7 @@ export {
   isVectorContext,
   type VectorContext,
   vectorAssign,
+  WordSlab,
 } from './vectorContext.ts';
 /**
  * Recorded words: an `Int32Array` stand-in that logs every word a computation reads or writes,

@@ -13,10 +13,8 @@ import type { CompiledMachine, CompiledTransition } from './compiledMachine.ts';
 import type { ConfigView, EngineState, ViewCache } from './configView.ts';
 import { several, Work } from './microstep.ts';
 import { buildPlan, type Plan, runPlan, selectDirect } from './selection.ts';
+import { WordSlab } from './vectorContext.ts';
 import { recordingWords, type WordLog } from './wordRecorder.ts';
-
-/** Words per slab of detached vectors (`Interpreter.detach`): 16 KiB, so that a depth-first stack whose states sit in many slabs keeps little else alive. */
-const slabWords = 1 << 12;
 
 /** More microsteps than this in one macrostep is taken as an endless raise loop. */
 const maxMicrosteps = 100_000;
@@ -124,22 +122,11 @@ export class Interpreter {
   detach(context: unknown): unknown {
     const words = (context as { words?: unknown } | null)?.words;
     if (words === undefined || words !== this.work.scratch.buffer) return context;
-    const scratch = words as Int32Array;
-    const n = scratch.length;
-    // Copies are carved out of shared slabs: a view on an existing buffer costs far less than a
-    // buffer of its own, and a slab is freed once no state of it is kept.
-    if (this.slabAt + n > this.slab.length) {
-      this.slab = new Int32Array(Math.max(slabWords, n));
-      this.slabAt = 0;
-    }
-    const own = this.slab.subarray(this.slabAt, this.slabAt + n);
-    this.slabAt += n;
-    own.set(scratch);
-    return { ...(context as object), words: own };
+    return { ...(context as object), words: this.slab.copy(words as Int32Array) };
   }
 
-  private slab = new Int32Array(0);
-  private slabAt = 0;
+  /** Where detached words are copied to. */
+  private readonly slab = new WordSlab();
 
   /**
    * `step(state, event)` with every word of the vector context that its guards and in-place

@@ -6,7 +6,8 @@
  * an in-place entry action, and plain `assign`s mixed in between in-place ones (one keeping
  * `words`, one replacing it);
  * its traces replay through `transition()`; XState itself never mutates an earlier snapshot's
- * words; and the words' fingerprint separates vectors that differ in one word.
+ * words; the words' fingerprint separates vectors that differ in one word; and copies carved
+ * from a shared slab are equal to their source and independent of it and of each other.
  */
 import {
   type AnyMachineSnapshot,
@@ -26,6 +27,7 @@ import {
   stepper,
   type VectorContext,
   vectorAssign,
+  WordSlab,
 } from '../../src/engine/index.ts';
 import { ExactStore, FingerprintStore } from '../../src/engine/stateStore.ts';
 import { inPlaceUpdateOf } from '../../src/engine/vectorContext.ts';
@@ -289,5 +291,27 @@ describe('vector contexts', () => {
       expect(store.add(other, { words, meta }, 0, null)).toBe(1);
       expect(() => store.add(config, { words: [3, -1, 7, 0] }, 0, null)).toThrow(/words/);
     }
+  });
+
+  it('carves copies from slabs that are equal to their source and independent', () => {
+    const slab = new WordSlab();
+    // 1,000 words a copy: a slab of 4,096 words holds four, so the copies span several slabs.
+    const sources = Array.from({ length: 10 }, (_, i) =>
+      Int32Array.from({ length: 1000 }, (_, k) => i * 1000 + k),
+    );
+    const copies = sources.map((s) => slab.copy(s));
+    copies.forEach((c, i) => {
+      expect(c).not.toBe(sources[i]);
+      expect([...c]).toEqual([...(sources[i] as Int32Array)]);
+    });
+    for (const c of copies) c.fill(-1);
+    sources.forEach((s, i) => {
+      expect(s[0]).toBe(i * 1000);
+    });
+    (copies[0] as Int32Array)[999] = 7;
+    expect((copies[1] as Int32Array)[0]).toBe(-1);
+    // A vector longer than a slab gets a slab of its own size.
+    const long = Int32Array.from({ length: 5000 }, (_, k) => k);
+    expect([...slab.copy(long)]).toEqual([...long]);
   });
 });

@@ -46,7 +46,7 @@ import { compareReads } from '../../../machines/contextCodec.ts';
 import type { PagePool } from '../../../machines/kvPagePool.ts';
 import { type Layout, layoutOf, type PoolLayout } from '../../../machines/layout.ts';
 import type { RequestId, Scenario } from '../../../machines/scenario.ts';
-import type { StateProjection } from '../../engine/index.ts';
+import { type StateProjection, WordSlab } from '../../engine/index.ts';
 
 /** A request permutation: old id → new id. */
 export type Renaming = ReadonlyMap<RequestId, RequestId>;
@@ -283,13 +283,17 @@ export class VectorPermutation {
  * The region states of each request in a state value, as ids interned by JSON text in
  * first-seen order (fixed once assigned: equal ids exactly when the regions' texts are equal),
  * ordered by their texts (`compare`), not by the ids, which depend on what was seen first.
- * The engine's values and their parts are frozen and shared, so their ids are kept by object.
+ * The engine's values and their parts are frozen and shared, so their ids are kept by object,
+ * in maps that hold them as long as the canonicaliser lives (the engine's view cache holds
+ * them at least as long; weak maps cost the collector more on every collection).
  */
 class RegionIds {
   private readonly texts = new Map<string, number>();
   private readonly textOf: string[] = [];
-  private readonly byRegion = new WeakMap<object, number>();
-  private readonly byValue = new WeakMap<object, Int32Array>();
+  /** `rank[id]`: the position of text `id` among the texts seen so far, in text order. */
+  private rank = new Int32Array(0);
+  private readonly byRegion = new Map<object, number>();
+  private readonly byValue = new Map<object, Int32Array>();
 
   constructor(private readonly rids: readonly RequestId[]) {}
 
@@ -305,28 +309,48 @@ class RegionIds {
       id = this.texts.size;
       this.texts.set(text, id);
       this.textOf.push(text);
+      this.rerank();
     }
     if (known && Object.isFrozen(region)) this.byRegion.set(region, id);
     return id;
   }
 
+  /** Ranks the texts anew (a new text is rare: a request's region takes few states). */
+  private rerank(): void {
+    const order = this.textOf.map((_, id) => id);
+    const texts = this.textOf;
+    order.sort((a, b) => ((texts[a] as string) < (texts[b] as string) ? -1 : 1));
+    this.rank = new Int32Array(order.length);
+    order.forEach((id, at) => {
+      this.rank[id] = at;
+    });
+  }
+
   /** The order of two different ids: the order of their texts. */
   compare(a: number, b: number): number {
-    return (this.textOf[a] as string) < (this.textOf[b] as string) ? -1 : 1;
+    return (this.rank[a] as number) < (this.rank[b] as number) ? -1 : 1;
   }
 
   /** The region ids of `value`'s requests, in scenario order (do not modify). */
   of(value: Vector['value']): Int32Array {
-    const frozen = typeof value === 'object' && value !== null && Object.isFrozen(value);
-    if (frozen) {
-      const ids = this.byValue.get(value);
-      if (ids !== undefined) return ids;
+    // A state and its successors by steps that leave the configuration share their value.
+    if (value === this.lastValue && this.lastIds !== null) return this.lastIds;
+    let ids = typeof value === 'object' && value !== null ? this.byValue.get(value) : undefined;
+    if (ids === undefined) {
+      const regions = (typeof value === 'object' && value !== null ? value : {}) as ServingValue;
+      ids = Int32Array.from(this.rids, (r) => this.id(regions[r]));
+      // Only a frozen value is known not to change under its ids.
+      if (typeof value !== 'object' || value === null || !Object.isFrozen(value)) return ids;
+      this.byValue.set(value, ids);
     }
-    const regions = (typeof value === 'object' && value !== null ? value : {}) as ServingValue;
-    const ids = Int32Array.from(this.rids, (r) => this.id(regions[r]));
-    if (frozen) this.byValue.set(value, ids);
+    this.lastValue = value;
+    this.lastIds = ids;
     return ids;
   }
+
+  /** The value `of` answered last, and its ids (a frozen value: see `of`). */
+  private lastValue: Vector['value'] | null = null;
+  private lastIds: Int32Array | null = null;
 }
 
 /** A scenario's group compiled for vectors, with the slot order of its representatives. */
@@ -418,6 +442,7 @@ export function servingSymmetry(scenario: Scenario): (s: Vector) => Vector {
   if (perms.length === 0) return (s) => s;
   const tied = new Int32Array(perms.length + 1);
   const buffers = [new Int32Array(group.layout.words), new Int32Array(group.layout.words)];
+  const slab = new WordSlab();
   return (s) => {
     const w = s.context.words;
     const ids = group.regions.of(s.value);
@@ -461,7 +486,7 @@ export function servingSymmetry(scenario: Scenario): (s: Vector) => Vector {
     }
     return {
       value: sameRegions ? s.value : perm.imageValue(s.value),
-      context: { ...s.context, words: bestWords.slice() },
+      context: { ...s.context, words: slab.copy(bestWords) },
     };
   };
 }
