@@ -9,7 +9,9 @@
  * searches the first levels on what CPU is left. One bundled file loads without the loader.
  * The bundle is made once per process and recipe module, while the main thread searches
  * (esbuild runs in a process of its own), and written under a name taken from its contents,
- * so that processes running the same code share the file.
+ * so that processes running the same code share the file. Making one also removes the bundles
+ * nobody has made or reused for a week (`sweepBundles`), so that the temporary directory does
+ * not collect one file per version of kvcheck ever run.
  *
  * When a bundle cannot be made (a recipe module that is not a file, esbuild missing, a
  * temporary directory that cannot be written), the workers load through the TypeScript
@@ -17,7 +19,15 @@
  * which.
  */
 import { createHash } from 'node:crypto';
-import { existsSync, renameSync, writeFileSync } from 'node:fs';
+import {
+  existsSync,
+  readdirSync,
+  renameSync,
+  statSync,
+  unlinkSync,
+  utimesSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
@@ -27,19 +37,71 @@ import type { WorkerRecipe } from './types.ts';
 /** The worker entry that loads through the TypeScript loader (see the module doc). */
 export const loaderEntry = new URL('./parallelWorker.js', import.meta.url);
 
+/** How long a bundle nobody made or reused is kept: a week. */
+export const bundleLifetimeMs = 7 * 24 * 3600 * 1000;
+
+/** A bundle's file name: its contents' hash, 16 hex digits (`.tmp` while written aside). */
+const bundleName = /^kvcheck-worker-[0-9a-f]{16}\.mjs(\.\d+\.\d+\.tmp)?$/;
+
 const made = new Map<string, Promise<URL>>();
+/** The bundles made, by recipe module, once written. */
+const written = new Map<string, URL>();
 
 /**
  * The URL of the module a worker thread of `recipe` runs: its bundle, made once per process
- * and recipe module, or `loaderEntry` when it cannot be made. Never rejects.
+ * and recipe module (again if its file has since been removed), or `loaderEntry` when it
+ * cannot be made. Never rejects.
  */
 export function workerEntry(recipe: WorkerRecipe): Promise<URL> {
-  let entry = made.get(recipe.module);
+  const module = recipe.module;
+  const file = written.get(module);
+  if (file !== undefined && !existsSync(file)) {
+    made.delete(module);
+    written.delete(module);
+  }
+  let entry = made.get(module);
   if (entry === undefined) {
-    entry = bundle(recipe.module).catch(() => loaderEntry);
-    made.set(recipe.module, entry);
+    entry = bundle(module).then(
+      (url) => {
+        written.set(module, url);
+        return url;
+      },
+      () => loaderEntry,
+    );
+    made.set(module, entry);
   }
   return entry;
+}
+
+/**
+ * Removes from `dir` the worker bundles (and bundles left half written) last modified more
+ * than `lifetimeMs` before `now`: a bundle is touched whenever a process makes or reuses it,
+ * so these belong to versions of kvcheck not run for that long. Returns the names removed;
+ * a file it cannot read or remove is left, silently (another process may be at it).
+ */
+export function sweepBundles(
+  dir: string,
+  now = Date.now(),
+  lifetimeMs = bundleLifetimeMs,
+): string[] {
+  const removed: string[] = [];
+  let names: string[] = [];
+  try {
+    names = readdirSync(dir).filter((name) => bundleName.test(name));
+  } catch {
+    return removed;
+  }
+  for (const name of names) {
+    try {
+      const path = join(dir, name);
+      if (now - statSync(path).mtimeMs <= lifetimeMs) continue;
+      unlinkSync(path);
+      removed.push(name);
+    } catch {
+      // Removed or replaced meanwhile by another process: nothing to do.
+    }
+  }
+  return removed;
 }
 
 /** The source of the bundle's entry: serves `recipeModule`, which it imports, to the worker. */
@@ -73,12 +135,18 @@ async function bundle(recipeModule: string): Promise<URL> {
   const code = out.outputFiles[0]?.text;
   if (code === undefined) throw new Error('esbuild produced no bundle');
   const name = `kvcheck-worker-${createHash('sha256').update(code).digest('hex').slice(0, 16)}.mjs`;
-  const path = join(tmpdir(), name);
-  if (!existsSync(path)) {
+  const dir = tmpdir();
+  const path = join(dir, name);
+  if (existsSync(path)) {
+    // Reused: touched, so that a sweep sees it in use.
+    const now = new Date();
+    utimesSync(path, now, now);
+  } else {
     // Written aside and renamed, so that another process never loads half a file.
     const aside = `${path}.${process.pid}.${threadId}.tmp`;
     writeFileSync(aside, code);
     renameSync(aside, path);
   }
+  sweepBundles(dir);
   return pathToFileURL(path);
 }

@@ -2,11 +2,11 @@
  * The worker threads' code (`workerBundle.ts`): a check's recipe gets a bundle of its own in the
  * temporary directory, made once per process; a recipe module that cannot be bundled falls back
  * to the TypeScript loader's entry, and a search on that entry still runs its workers (and
- * reports the error of one that cannot load its recipe).
+ * reports the error of one that cannot load its recipe); bundles unused for a week are swept.
  */
-import { readFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { dirname } from 'node:path';
+import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { createServingMachine } from '../../machines/servingMachine.ts';
@@ -14,7 +14,13 @@ import { variantNamed } from '../../machines/variants.ts';
 import { incident } from '../../scenarios/index.ts';
 import { servingEvents } from '../../src/checker/serving/servingEvents.ts';
 import { exploreAsync } from '../../src/engine/index.ts';
-import { entrySource, loaderEntry, workerEntry } from '../../src/engine/workerBundle.ts';
+import {
+  bundleLifetimeMs,
+  entrySource,
+  loaderEntry,
+  sweepBundles,
+  workerEntry,
+} from '../../src/engine/workerBundle.ts';
 
 const checkModule = new URL('../../src/checker/check.ts', import.meta.url).href;
 
@@ -33,6 +39,42 @@ describe('the worker bundle', () => {
     expect(workerEntry({ ...recipe, name: 'other' })).toBe(workerEntry(recipe));
     expect(await workerEntry(recipe)).toBe(entry);
   }, 60_000);
+
+  it('makes the bundle again when its file was removed meanwhile', async () => {
+    // A module of its own, so that no other test's workers load the file removed here.
+    const module = new URL('../../src/numbers.ts', import.meta.url).href;
+    const recipe = { module, name: 'unused', arg: null };
+    const entry = await workerEntry(recipe);
+    expect(entry).not.toBe(loaderEntry);
+    rmSync(entry);
+    const again = await workerEntry(recipe);
+    expect(again.href).toBe(entry.href);
+    expect(readFileSync(again, 'utf8')).toContain('function serve(');
+  }, 60_000);
+
+  it('sweeps the bundles, whole or half written, untouched for longer than their lifetime', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'kvcheck-sweep-'));
+    try {
+      const now = Date.now();
+      const files = {
+        old: 'kvcheck-worker-0123456789abcdef.mjs',
+        oldAside: 'kvcheck-worker-0123456789abcdef.mjs.42.0.tmp',
+        fresh: 'kvcheck-worker-fedcba9876543210.mjs',
+        notOurs: 'kvcheck-worker-notahash.mjs',
+        other: 'report.html',
+      };
+      for (const name of Object.values(files)) writeFileSync(join(dir, name), 'x');
+      const longAgo = new Date(now - bundleLifetimeMs - 60_000);
+      for (const name of [files.old, files.oldAside, files.notOurs, files.other]) {
+        utimesSync(join(dir, name), longAgo, longAgo);
+      }
+      expect(sweepBundles(dir, now).sort()).toEqual([files.old, files.oldAside].sort());
+      expect(readdirSync(dir).sort()).toEqual([files.fresh, files.notOurs, files.other].sort());
+      expect(sweepBundles(join(dir, 'missing'), now)).toEqual([]);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
 
   it('serves the bundled recipe module and refuses any other', () => {
     const source = entrySource(checkModule);
