@@ -11,7 +11,9 @@
  *   macrostep copies the context it is given (`{ ...context, words: context.words.slice() }`),
  *   which the macrostep then owns (`StepScratch.owned`); each later one that is given that very
  *   copy mutates it in place, and one given any other object (a plain `assign` replaced the
- *   context in between) copies again. The resulting context equals the one XState builds;
+ *   context in between) copies again. The resulting context equals the one XState builds. The
+ *   copy's words are the step's reused buffer, and so is the copy itself while the steps copy
+ *   the same context (the successors of one state): both are valid until the next step;
  * - `raise` appends its event to the macrostep's internal queue.
  */
 import { createEmptyActor, type EventObject, matchesState, type StateValue } from 'xstate';
@@ -44,6 +46,12 @@ export type GuardFn = (context: unknown, event: EventObject, at: Moment) => bool
 export interface StepScratch {
   owned: unknown;
   buffer: Int32Array | null;
+  /**
+   * The last copy made of a context other than `owned` (its words are `buffer`), and the context
+   * it copies: a step from the same context reuses it instead of spreading the context again.
+   */
+  shell: unknown;
+  shellOf: unknown;
   /** The `{ event }` argument of in-place updates, reused (an update must not keep it). */
   readonly args: { event: EventObject };
   /**
@@ -164,7 +172,12 @@ function compileInPlace(
       const log = step.log;
       if (log === null) {
         buffer.set(from);
-        owned = { ...context, words: buffer };
+        owned = step.shellOf === context ? step.shell : null;
+        if (owned === null || (owned as VectorContext).words !== buffer) {
+          owned = { ...context, words: buffer };
+          step.shell = owned;
+          step.shellOf = context;
+        }
       } else {
         buffer.set(recordedTarget(from) ?? from);
         owned = { ...context, words: recordingWords(buffer, log) };

@@ -45,6 +45,8 @@ export class Work {
   readonly scratch: StepScratch = {
     owned: null,
     buffer: null,
+    shell: null,
+    shellOf: null,
     args: { event: { type: '' } },
     log: null,
   };

@@ -314,4 +314,36 @@ describe('vector contexts', () => {
     const long = Int32Array.from({ length: 5000 }, (_, k) => k);
     expect([...slab.copy(long)]).toEqual([...long]);
   });
+
+  it('copies each step from its own state, static fields included, while it reuses its buffers', () => {
+    // A plain assign replaces the static field: the in-place step after it must copy that
+    // state's context, not reuse the copy it made of another state's.
+    interface Tagged extends VectorContext {
+      readonly words: Int32Array;
+      readonly tag: string;
+    }
+    type TagEvent = { type: 'BUMP' } | { type: 'TAG' };
+    const tagged = setup({
+      types: { context: {} as Tagged, events: {} as TagEvent },
+    }).createMachine({
+      context: { words: new Int32Array(2), tag: 'first' },
+      on: {
+        BUMP: {
+          actions: vectorAssign<Tagged, TagEvent>(({ words }) => {
+            words[0] = (words[0] as number) + 1;
+          }),
+        },
+        TAG: { actions: assign({ tag: 'second' }) },
+      },
+    });
+    const step = stepper<Tagged, TagEvent>(tagged);
+    const s0 = step.initial;
+    const s1 = step.step(s0, { type: 'TAG' });
+    const a = step.step(s0, { type: 'BUMP' });
+    const b = step.step(s1 ?? s0, { type: 'BUMP' });
+    expect(s1?.context.tag).toBe('second');
+    expect([a?.context.tag, [...(a?.context.words ?? [])]]).toEqual(['first', [1, 0]]);
+    expect([b?.context.tag, [...(b?.context.words ?? [])]]).toEqual(['second', [1, 0]]);
+    expect(a?.context.words).not.toBe(b?.context.words);
+  });
 });
