@@ -2,12 +2,13 @@
  * Random allocate / free / write sequences on one pool, checked against a reference model that
  * only counts pages and remembers who holds which: free + held = capacity, no page held twice,
  * the pages of the latest free are handed out before any other, freeing and allocating never
- * touch last writers, and a write outside the writer's own pages is recorded as stray.
+ * touch last writers, and a write outside the writer's own pages is recorded as stray. The
+ * pages freed together are put in order as a set sorted by number would be.
  *
  * The seed is pinned: set KVCHECK_SEED to replay another one.
  */
 import { fc, test } from '@fast-check/vitest';
-import { freePages } from '../../machines/kvPagePool.ts';
+import { ascendingDistinct, freePages } from '../../machines/kvPagePool.ts';
 import {
   clearRow,
   type PoolHarness,
@@ -156,4 +157,13 @@ describe(`kvPagePool (seed: ${seed})`, () => {
       }
     },
   );
+
+  test.prop([fc.array(fc.integer({ min: -3, max: 12 }), { maxLength: 12 })], {
+    seed,
+    numRuns: 300,
+  })('orders the pages freed together as a sorted set of them', (pages) => {
+    const copy = [...pages];
+    expect(ascendingDistinct(pages)).toEqual([...new Set(pages)].sort((a, b) => a - b));
+    expect(pages).toEqual(copy);
+  });
 });
