@@ -200,9 +200,17 @@ export async function exploreAsync<TContext, TEvent extends EventObject>(
   sliceMs = 50,
 ): Promise<ExploreResult<TContext, TEvent>> {
   const run = exploring(machine, options, Math.max(1, sliceMs));
+  let step = run.next();
   for (;;) {
-    const step = run.next();
     if (step.done) return step.value;
-    await (step.value ?? new Promise<void>((resolve) => setImmediate(resolve)));
+    try {
+      await (step.value ?? new Promise<void>((resolve) => setImmediate(resolve)));
+    } catch (e) {
+      // Thrown into the run, so that its `finally` ends the worker threads before it rethrows:
+      // left suspended, it would leave them running and the process alive.
+      step = run.throw(e);
+      continue;
+    }
+    step = run.next();
   }
 }
