@@ -24,7 +24,7 @@
  * themselves hold packed records (`stateRecords.ts`) in buffers of their own size, since the
  * queued chunks are most of the search's memory.
  */
-import { Worker } from 'node:worker_threads';
+import type { Worker } from 'node:worker_threads';
 import type { EventObject } from 'xstate';
 import { CompactStore } from './compactStore.ts';
 import {
@@ -42,7 +42,7 @@ import { RecordBytes, StateRecords } from './stateRecords.ts';
 import { wordsHashOf } from './stateStore.ts';
 import type { WorkerOptions } from './types.ts';
 import { isVectorContext } from './vectorContext.ts';
-import { workerEntry } from './workerBundle.ts';
+import { startWorker, workerEntry } from './workerBundle.ts';
 
 /** Chunks a worker holds at once: one being expanded and one waiting, so it never idles. */
 const perWorker = 2;
@@ -239,7 +239,7 @@ export class WorkerPool {
 
   private start(entry: URL): void {
     for (let i = 0; i < this.options.count; i++) {
-      const worker = new Worker(entry);
+      const worker = startWorker(entry);
       const hand: Hand = { worker, inFlight: 0, table: null, events: [], journal: [], spare: [] };
       this.hands.push(hand);
       this.inbox.listen(hand);

@@ -13,6 +13,11 @@
  * nobody has made or reused for a week (`sweepBundles`), so that the temporary directory does
  * not collect one file per version of kvcheck ever run.
  *
+ * The bundle carries a source map (inline, without the sources' text), and its worker turns
+ * source maps on before it loads it (`startWorker`), so that the stack of an error on a
+ * worker (a guard that throws, say) names kvcheck's and the machine's own files and lines, as
+ * on the main thread, not the bundle's.
+ *
  * When a bundle cannot be made (a recipe module that is not a file, esbuild missing, a
  * temporary directory that cannot be written), the workers load through the TypeScript
  * loader instead: the same code, only slower to start. The search's results do not depend on
@@ -31,7 +36,7 @@ import {
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { threadId } from 'node:worker_threads';
+import { threadId, Worker } from 'node:worker_threads';
 import type { WorkerRecipe } from './types.ts';
 
 /** The worker entry that loads through the TypeScript loader (see the module doc). */
@@ -104,6 +109,17 @@ export function sweepBundles(
   return removed;
 }
 
+/**
+ * A worker thread running `entry` (a URL `workerEntry` gave). A bundle is loaded by a small
+ * script that first turns source maps on for the thread (only a module loaded after that has
+ * its map read), so that stacks name the bundled files; the loader entry is run as it is.
+ */
+export function startWorker(entry: URL): Worker {
+  if (entry.href === loaderEntry.href) return new Worker(entry);
+  const script = `process.setSourceMapsEnabled(true);\nimport(${JSON.stringify(entry.href)});`;
+  return new Worker(script, { eval: true });
+}
+
 /** The source of the bundle's entry: serves `recipeModule`, which it imports, to the worker. */
 export function entrySource(recipeModule: string): string {
   const worker = fileURLToPath(new URL('./parallelWorker.ts', import.meta.url));
@@ -129,6 +145,11 @@ async function bundle(recipeModule: string): Promise<URL> {
     format: 'esm',
     target: 'node20',
     external: ['esbuild'],
+    // Mapped back to the files as they are on disk (`sources` relative to the working
+    // directory, which `sourceRoot` names); their text stays out of the bundle.
+    sourcemap: 'inline',
+    sourcesContent: false,
+    sourceRoot: `${pathToFileURL(process.cwd()).href}/`,
     write: false,
     logLevel: 'silent',
   });

@@ -104,18 +104,29 @@ describe('the level the workers take over at', () => {
 });
 
 describe('a worker that fails', () => {
-  it('rejects the search with the error of the worker that could not start', async () => {
+  it('rejects the search with the error of the worker that could not start, and ends the workers', async () => {
     const machine = createServingMachine(incident, variantNamed('fixed'));
     const recipe = {
       module: new URL('../../src/checker/check.ts', import.meta.url).href,
       name: 'noSuchRecipe',
       arg: null,
     };
+    const ports = () => process.getActiveResourcesInfo().filter((r) => r === 'MessagePort');
+    const before = ports().length;
     const run = exploreAsync(machine, {
       events: servingEvents(incident.requests.map((r) => r.id)),
       workers: { count: 2, recipe, from: 8, chunk: 16 },
     });
-    await expect(run).rejects.toThrow(/exports no function noSuchRecipe/);
+    const error: Error = await run.then(
+      () => new Error('the search did not reject'),
+      (e: Error) => e,
+    );
+    expect(error.message).toMatch(/exports no function noSuchRecipe/);
+    // The worker's stack names the source file (the bundle's source map), not the bundle.
+    expect(error.stack).toMatch(/src\/engine\/parallelWorker\.ts:\d+:\d+/);
+    expect(error.stack).not.toMatch(/kvcheck-worker-/);
+    // Both workers were ended (each held a port open, and with it the process).
+    expect(ports().length).toBe(before);
   }, 60_000);
 });
 
