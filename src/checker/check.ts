@@ -139,6 +139,8 @@ function prepare(scenario: Scenario, variant: Variant, given: CheckOptions): Pre
     ...(fast && options.por ? ampleOf(scenario) : {}),
     ...(fast && options.onProgress ? { onProgress: options.onProgress } : {}),
     onState: (s) => recorder.state(s),
+    // The recorder reads each state during the call and keeps nothing of it.
+    keepsStates: false,
     journal: recorder,
     ...workersOf(scenario, variant, options),
     ...(recorder.coverage

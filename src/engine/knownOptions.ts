@@ -26,6 +26,7 @@ const exploreOptionNames: readonly string[] = Object.keys({
   onProgress: true,
   progressIntervalMs: true,
   onState: true,
+  keepsStates: true,
   onTransition: true,
   onMove: true,
   workers: true,

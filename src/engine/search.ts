@@ -337,14 +337,20 @@ export class Search<C, E extends EventObject> {
     this.store.setEvent(added, this.events.intern(event));
     // The invariants that read something the step changed (read before `detach`).
     const due = this.due(item.view, view, this.store);
-    // A new state keeps its context, detached from scratch words: `onState` may keep the
-    // snapshot it is given.
-    const own = this.owned(context, item);
+    // A new state keeps its context, detached from scratch words, unless the queue packs it
+    // at once and `onState` keeps nothing (`keepsStates`): the queue and the checks below
+    // read it before the next step.
+    const own = this.borrowable(next) ? context : this.owned(context, item);
     const tree = own === context ? this.store.lastHint : rebound(this.store.lastHint, own);
     const found: Item = { view, context: own, index: added, depth: item.depth + 1, tree };
     next.push(found);
     this.discovered(found, due);
     return this.stopped;
+  }
+
+  /** Whether a new state queued on `next` may keep the step's scratch words (see `take`). */
+  private borrowable(next: StateQueue): boolean {
+    return this.options.keepsStates === false && next.packsNext();
   }
 
   /**

@@ -39,6 +39,11 @@ export interface StateQueue {
   pop(): Item | undefined;
   /** Whether `words` are scratch words of this queue, which the next take overwrites. */
   borrows(words: Int32Array): boolean;
+  /**
+   * Whether the next `push` packs its item: copies what it needs of it during the call and
+   * keeps nothing of it, so that its context need not be its own.
+   */
+  packsNext(): boolean;
 }
 
 /** States as objects. */
@@ -55,6 +60,10 @@ export class ItemQueue implements StateQueue {
   }
 
   borrows(): boolean {
+    return false;
+  }
+
+  packsNext(): boolean {
     return false;
   }
 
@@ -169,6 +178,10 @@ export class PackedQueue implements StateQueue {
     return this.records.borrows(words);
   }
 
+  packsNext(): boolean {
+    return true;
+  }
+
   private item(e: number): Item {
     const at = this.entries.offsets[e] as number;
     const bytes = this.bytes.data;
@@ -216,8 +229,12 @@ export class VectorQueue implements StateQueue {
   }
 
   push(item: Item): void {
-    if (this.packed.length === 0 && this.items.length < this.limit) this.items.push(item);
-    else this.packed.push(item);
+    if (this.packsNext()) this.packed.push(item);
+    else this.items.push(item);
+  }
+
+  packsNext(): boolean {
+    return this.packed.length > 0 || this.items.length >= this.limit;
   }
 
   shift(): Item | undefined {

@@ -200,6 +200,14 @@ export interface ExploreOptions<TContext, TEvent extends EventObject> {
    */
   readonly onState?: (state: SnapshotLike<TContext>, index: number, depth: number) => void;
   /**
+   * Whether `onState` may keep the state it is given beyond the call. With false, the state is
+   * valid only during the call on the main thread too, as on a worker, and a search with a
+   * vector context packs a new state into its queue without first copying its words out of
+   * the scratch vector (a copy per new state, thrown away at once). Nothing else changes:
+   * the same states, counts, verdicts and traces. @default true
+   */
+  readonly keepsStates?: boolean;
+  /**
    * Called for every enabled (state, event) pair with the indices of source and target. A run
    * with it keeps the store that indexes duplicates (more memory a state, see `stateStore.ts`).
    */
