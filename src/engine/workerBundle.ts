@@ -42,6 +42,13 @@ import type { WorkerRecipe } from './types.ts';
 /** The worker entry that loads through the TypeScript loader (see the module doc). */
 export const loaderEntry = new URL('./parallelWorker.js', import.meta.url);
 
+/**
+ * kvcheck's root directory: the bundle names its files relative to it (in its comments and
+ * source map), so that its contents, and with them its name, do not depend on the directory
+ * a process runs in.
+ */
+const root = fileURLToPath(new URL('../../', import.meta.url));
+
 /** How long a bundle nobody made or reused is kept: a week. */
 export const bundleLifetimeMs = 7 * 24 * 3600 * 1000;
 
@@ -139,17 +146,18 @@ async function bundle(recipeModule: string): Promise<URL> {
   // Imported here, and left out of the bundle: only the main thread bundles.
   const { build } = await import('esbuild');
   const out = await build({
-    stdin: { contents: entrySource(recipeModule), resolveDir: process.cwd(), loader: 'js' },
+    stdin: { contents: entrySource(recipeModule), resolveDir: root, loader: 'js' },
+    absWorkingDir: root,
     bundle: true,
     platform: 'node',
     format: 'esm',
     target: 'node20',
     external: ['esbuild'],
-    // Mapped back to the files as they are on disk (`sources` relative to the working
-    // directory, which `sourceRoot` names); their text stays out of the bundle.
+    // Mapped back to the files as they are on disk (`sources` relative to `root`, which
+    // `sourceRoot` names); their text stays out of the bundle.
     sourcemap: 'inline',
     sourcesContent: false,
-    sourceRoot: `${pathToFileURL(process.cwd()).href}/`,
+    sourceRoot: pathToFileURL(root).href,
     write: false,
     logLevel: 'silent',
   });

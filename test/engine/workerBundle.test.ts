@@ -4,6 +4,7 @@
  * to the TypeScript loader's entry, and a search on that entry still runs its workers (and
  * reports the error of one that cannot load its recipe); bundles unused for a week are swept.
  */
+import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
@@ -38,6 +39,26 @@ describe('the worker bundle', () => {
     expect(code).toContain('function workerRun(');
     expect(workerEntry({ ...recipe, name: 'other' })).toBe(workerEntry(recipe));
     expect(await workerEntry(recipe)).toBe(entry);
+  }, 60_000);
+
+  it('makes the same bundle whatever directory the process runs in', async () => {
+    const recipe = { module: checkModule, name: 'workerRun', arg: null };
+    const here = (await workerEntry(recipe)).href;
+    const dir = mkdtempSync(join(tmpdir(), 'kvcheck-cwd-'));
+    try {
+      const bundler = new URL('../../src/engine/workerBundle.ts', import.meta.url).href;
+      const script = join(dir, 'entry.mts');
+      writeFileSync(
+        script,
+        `import { workerEntry } from ${JSON.stringify(bundler)};\n` +
+          `const e = await workerEntry(${JSON.stringify(recipe)});\nconsole.log(e.href);\n`,
+      );
+      const tsx = fileURLToPath(new URL('../../node_modules/.bin/tsx', import.meta.url));
+      const there = execFileSync(tsx, [script], { cwd: dir, encoding: 'utf8' }).trim();
+      expect(there).toBe(here);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   }, 60_000);
 
   it('makes the bundle again when its file was removed meanwhile', async () => {
