@@ -55,9 +55,14 @@ export const bundleLifetimeMs = 7 * 24 * 3600 * 1000;
 /** A bundle's file name: its contents' hash, 16 hex digits (`.tmp` while written aside). */
 const bundleName = /^kvcheck-worker-[0-9a-f]{16}\.mjs(\.\d+\.\d+\.tmp)?$/;
 
-const made = new Map<string, Promise<URL>>();
-/** The bundles made, by recipe module, once written. */
-const written = new Map<string, URL>();
+/** A recipe module's entry, and its bundle's file once written (null before, or without one). */
+interface Made {
+  readonly entry: Promise<URL>;
+  file: URL | null;
+}
+
+/** The entries made in this process, by recipe module. */
+const made = new Map<string, Made>();
 
 /**
  * The URL of the module a worker thread of `recipe` runs: its bundle, made once per process
@@ -66,23 +71,20 @@ const written = new Map<string, URL>();
  */
 export function workerEntry(recipe: WorkerRecipe): Promise<URL> {
   const module = recipe.module;
-  const file = written.get(module);
-  if (file !== undefined && !existsSync(file)) {
-    made.delete(module);
-    written.delete(module);
-  }
-  let entry = made.get(module);
-  if (entry === undefined) {
-    entry = bundle(module).then(
+  const known = made.get(module);
+  if (known !== undefined && (known.file === null || existsSync(known.file))) return known.entry;
+  const fresh: Made = {
+    entry: bundle(module).then(
       (url) => {
-        written.set(module, url);
+        fresh.file = url;
         return url;
       },
       () => loaderEntry,
-    );
-    made.set(module, entry);
-  }
-  return entry;
+    ),
+    file: null,
+  };
+  made.set(module, fresh);
+  return fresh.entry;
 }
 
 /**
