@@ -151,6 +151,10 @@ export class Search<C, E extends EventObject> {
         `explore: packFrom must be a whole number of at least 0, not ${packFrom}`,
       );
     }
+    const keeps: unknown = options.keepsStates;
+    if (keeps !== undefined && typeof keeps !== 'boolean') {
+      throw new TypeError(`explore: keepsStates must be true or false, not ${String(keeps)}`);
+    }
     const most = Math.max(this.invariants.length, this.terminal.length);
     if ((options.workers?.count ?? 1) > 1 && most > checksPerWord) {
       throw new TypeError(

@@ -204,7 +204,8 @@ export interface ExploreOptions<TContext, TEvent extends EventObject> {
    * valid only during the call on the main thread too, as on a worker, and a search with a
    * vector context packs a new state into its queue without first copying its words out of
    * the scratch vector (a copy per new state, thrown away at once). Nothing else changes:
-   * the same states, counts, verdicts and traces. @default true
+   * the same states, counts, verdicts and traces. Anything but true or false is refused with a
+   * `TypeError`. @default true
    */
   readonly keepsStates?: boolean;
   /**

@@ -323,6 +323,13 @@ describe('explore options', () => {
     );
   });
 
+  it.each([0, 'no', null])('refuses keepsStates %j, which is not true or false', (v) => {
+    const events = servingEvents(['a1', 'b1']);
+    expect(() => explore(machine, { events, keepsStates: v as unknown as boolean })).toThrow(
+      `explore: keepsStates must be true or false, not ${String(v)}`,
+    );
+  });
+
   it('refuses more than 32 invariants on workers, which send verdicts as one word', async () => {
     const recipe = { module: 'unused', name: 'unused', arg: null };
     const many = Object.fromEntries(
