@@ -3,8 +3,11 @@
  * request in scenario order, every external event type that one of that request's active state
  * nodes handles itself, addressed to the request. It reads only the active nodes
  * (`activeNodesOf`), so its result is cached per state value object: the engine hands out one
- * frozen value object per configuration, so each configuration is computed once. (Snapshots
- * from XState itself each have their own value object and are not cached.)
+ * frozen value object per configuration, so each configuration is computed once. A request's
+ * events depend on its own region's state alone, and the engine's values share their regions'
+ * objects (one per region state), so a new configuration is put together from its regions'
+ * cached events, and only a region state not seen before is computed from the nodes.
+ * (Snapshots from XState itself each have their own value object and are not cached.)
  */
 import { type ExternalEvent, externalEventTypes } from '../../../machines/events.ts';
 import type { RequestId } from '../../../machines/scenario.ts';
@@ -15,27 +18,47 @@ const external = new Set<string>(externalEventTypes);
 /** One event object per (request, type), shared by every configuration that offers it. */
 type EventOf = (type: ExternalEvent['type'], rid: RequestId) => ExternalEvent;
 
+/** The events of request `rid`: every external type its active nodes handle, in type order. */
+function eventsOf(nodes: readonly ActiveNode[], rid: RequestId, eventOf: EventOf): ExternalEvent[] {
+  const types = new Set<string>();
+  for (const node of nodes) {
+    if (node.path[0] !== rid) continue;
+    for (const t of node.ownEvents) if (external.has(t)) types.add(t);
+  }
+  return externalEventTypes.filter((type) => types.has(type)).map((type) => eventOf(type, rid));
+}
+
 function compute(
   nodes: readonly ActiveNode[],
   rids: readonly RequestId[],
   eventOf: EventOf,
 ): ExternalEvent[] {
-  const byRid = new Map<string, Set<string>>();
-  for (const node of nodes) {
-    const rid = node.path[0];
-    if (rid === undefined) continue;
-    let set = byRid.get(rid);
-    if (!set) {
-      set = new Set();
-      byRid.set(rid, set);
-    }
-    for (const t of node.ownEvents) if (external.has(t)) set.add(t);
-  }
+  return rids.flatMap((rid) => eventsOf(nodes, rid, eventOf));
+}
+
+/**
+ * `compute` for an engine value (frozen, and so are its regions): request `rids[i]`'s events
+ * are looked up by its region's value (a string or a frozen object) in `byRegion[i]`, and
+ * computed from the nodes where new.
+ */
+function composed(
+  snapshot: AnySnapshot,
+  value: Readonly<Record<string, unknown>>,
+  rids: readonly RequestId[],
+  eventOf: EventOf,
+  byRegion: readonly Map<unknown, readonly ExternalEvent[]>[],
+): ExternalEvent[] {
   const out: ExternalEvent[] = [];
-  for (const rid of rids) {
-    const types = byRid.get(rid);
-    if (!types) continue;
-    for (const type of externalEventTypes) if (types.has(type)) out.push(eventOf(type, rid));
+  for (let i = 0; i < rids.length; i++) {
+    const rid = rids[i] as RequestId;
+    const seen = byRegion[i] as Map<unknown, readonly ExternalEvent[]>;
+    const region = value[rid];
+    let events = seen.get(region);
+    if (events === undefined) {
+      events = eventsOf(activeNodesOf(snapshot), rid, eventOf);
+      seen.set(region, events);
+    }
+    for (const e of events) out.push(e);
   }
   return out;
 }
@@ -47,7 +70,9 @@ function compute(
 export function servingEvents(
   rids: readonly RequestId[],
 ): (snapshot: AnySnapshot) => readonly ExternalEvent[] {
-  const cache = new WeakMap<object, readonly ExternalEvent[]>();
+  // A plain map: the engine's view cache holds its values as long as a search runs anyway, and
+  // a weak map costs the collector on every collection.
+  const cache = new Map<object, readonly ExternalEvent[]>();
   // Shared event objects: the engine interns events by identity before it falls back to their
   // JSON, and a configuration's list then costs one array, not one object per event.
   const shared = new Map<string, ExternalEvent>();
@@ -59,6 +84,7 @@ export function servingEvents(
     shared.set(key, event);
     return event;
   };
+  const byRegion = rids.map(() => new Map<unknown, readonly ExternalEvent[]>());
   return (snapshot) => {
     const key: unknown = snapshot.value;
     // Only the engine's values are shared per configuration (and frozen); an XState snapshot's
@@ -68,7 +94,8 @@ export function servingEvents(
     }
     let events = cache.get(key);
     if (!events) {
-      events = compute(activeNodesOf(snapshot), rids, eventOf);
+      const value = key as Readonly<Record<string, unknown>>;
+      events = composed(snapshot, value, rids, eventOf, byRegion);
       cache.set(key, events);
     }
     return events;
