@@ -119,24 +119,51 @@ function matches(item: Flagged, flags: Uint8Array, from: number, done?: boolean)
   return item.done === done && sameFlags(item.flags, flags, from);
 }
 
-/** A view, with what is filled in on use: plans, bare events, successors. */
+/** What a configuration's active nodes give (`ConfigView.nodes`, `ownTypes` and `tags`). */
+interface Active {
+  readonly nodes: readonly ActiveNode[];
+  readonly ownTypes: readonly string[];
+  readonly tags: ReadonlySet<string>;
+}
+
+/**
+ * A view, with what is filled in on use: its active nodes, types and tags (a search reads them
+ * for few of its configurations: `events` functions cache what they derive from them, and
+ * guards and properties read the value and the context), plans, bare events, successors.
+ */
 class View implements ConfigView {
   readonly plans = new Map<string, Plan | null>();
   bareEvents: readonly EventObject[] | null = null;
   after: Map<CompiledTransition, ConfigView> | null = null;
+  private built: Active | null = null;
 
   constructor(
+    private readonly cache: ViewCache,
     readonly flags: Uint8Array,
     readonly done: boolean,
     readonly zobrist: number,
     readonly key: string,
     readonly hash: Hash64,
     readonly value: StateValue,
-    readonly nodes: readonly ActiveNode[],
-    readonly ownTypes: readonly string[],
-    readonly tags: ReadonlySet<string>,
     readonly parts: readonly ConfigPart[] | null,
   ) {}
+
+  get nodes(): readonly ActiveNode[] {
+    return this.active().nodes;
+  }
+
+  get ownTypes(): readonly string[] {
+    return this.active().ownTypes;
+  }
+
+  get tags(): ReadonlySet<string> {
+    return this.active().tags;
+  }
+
+  private active(): Active {
+    this.built ??= this.cache.activeOf(this);
+    return this.built;
+  }
 }
 
 /**
@@ -258,10 +285,26 @@ export class ViewCache {
     const hash = hashString(key, 0x1b873593, 0xcc9e2d51);
     const parts = done || this.subtrees.length === 0 ? null : this.partsOf(flags);
     if (parts === null) {
-      const { nodes, ownTypes, tags } = this.active(flags, 0, flags.length);
       const value = internValue(this.m.stateValueOf(flags, done), this.values);
-      const set = new Set(tags);
-      return new View(flags, done, zobrist, key, hash, value, nodes, ownTypes, set, null);
+      return new View(this, flags, done, zobrist, key, hash, value, null);
+    }
+    const value: Record<string, StateValue> = {};
+    const cs = this.m.children[0] as readonly number[];
+    for (let i = 0; i < parts.length; i++) {
+      value[this.m.keys[cs[i] as number] as string] = (parts[i] as ConfigPart).value;
+    }
+    return new View(this, flags, done, zobrist, key, hash, Object.freeze(value), parts);
+  }
+
+  /**
+   * The active nodes, event types and tags of `view` (one of this cache's): walked from its
+   * flags, or put together from the root's and its parts'.
+   */
+  activeOf(view: ConfigView): Active {
+    const { flags, parts } = view;
+    if (parts === null) {
+      const { nodes, ownTypes, tags } = this.active(flags, 0, flags.length);
+      return { nodes, ownTypes, tags: new Set(tags) };
     }
     // The root is active in every configuration; its children's subtrees follow it in
     // document order.
@@ -269,17 +312,12 @@ export class ViewCache {
     const nodes = [...root.nodes];
     const types = new Set(root.ownTypes);
     const tags = new Set(root.tags);
-    const value: Record<string, StateValue> = {};
-    const cs = this.m.children[0] as readonly number[];
-    for (let i = 0; i < parts.length; i++) {
-      const part = parts[i] as ConfigPart;
+    for (const part of parts) {
       for (const node of part.nodes) nodes.push(node);
       for (const t of part.ownTypes) types.add(t);
       for (const t of part.tags) tags.add(t);
-      value[this.m.keys[cs[i] as number] as string] = part.value;
     }
-    const frozen = Object.freeze(value);
-    return new View(flags, done, zobrist, key, hash, frozen, nodes, [...types], tags, parts);
+    return { nodes, ownTypes: [...types], tags };
   }
 
   /** The parts of `flags`, one per child of the (parallel) root, built where new. */
