@@ -20,6 +20,7 @@ import { matchesState } from 'xstate';
 import { type CompiledMachine, type CompiledTransition, PARALLEL } from './compiledMachine.ts';
 import { type Hash64, hashString } from './fingerprint.ts';
 import type { Plan, SubtreePlans } from './selection.ts';
+import { ByteSlab } from './slab.ts';
 import type { ActiveNode, SnapshotLike } from './types.ts';
 
 /** Everything that depends on the configuration alone. */
@@ -213,6 +214,8 @@ export class ViewCache {
   private readonly values = new Map<string, StateValue>();
   /** With a parallel root, its children's subtrees (see `subtreesOf`); empty otherwise. */
   private readonly subtrees: readonly Subtree[];
+  /** Where the flags of new configurations are copied to. */
+  private readonly flagSlab = new ByteSlab();
   /** Flags put together by `ofValue` (the root active), reused. */
   private readonly scratch: Uint8Array;
 
@@ -269,7 +272,7 @@ export class ViewCache {
   of(flags: Uint8Array, done: boolean, zobrist = this.zobrist(flags, done)): ConfigView {
     const found = this.views.find(zobrist, flags, 0, done);
     if (found !== undefined) return found;
-    const view = this.build(flags.slice(), done, zobrist);
+    const view = this.build(this.flagSlab.copy(flags), done, zobrist);
     this.views.add(zobrist, view);
     this.count++;
     return view;

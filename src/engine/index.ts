@@ -48,6 +48,8 @@ export {
   breadthFirstTree,
   exploreReference,
 } from './referenceExplore.ts';
+/** Copies of state vectors' words carved out of shared slabs (see `slab.ts`). */
+export { WordSlab } from './slab.ts';
 export type {
   ActionRef,
   GuardTerm,
@@ -84,7 +86,6 @@ export {
   isVectorContext,
   type VectorContext,
   vectorAssign,
-  WordSlab,
 } from './vectorContext.ts';
 /**
  * Recorded words: an `Int32Array` stand-in that logs every word a computation reads or writes,

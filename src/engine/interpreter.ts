@@ -13,7 +13,7 @@ import type { CompiledMachine, CompiledTransition } from './compiledMachine.ts';
 import type { ConfigView, EngineState, ViewCache } from './configView.ts';
 import { several, Work } from './microstep.ts';
 import { buildPlan, type Plan, runPlan, selectDirect } from './selection.ts';
-import { WordSlab } from './vectorContext.ts';
+import { WordSlab } from './slab.ts';
 import { recordingWords, type WordLog } from './wordRecorder.ts';
 
 /** More microsteps than this in one macrostep is taken as an endless raise loop. */

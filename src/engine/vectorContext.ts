@@ -160,31 +160,3 @@ export function hashWordsFrom(
   out[1] = b;
   return count;
 }
-
-/** Words per slab of a `WordSlab`: 16 KiB, so that a slab kept by one state keeps little else alive. */
-const slabWords = 1 << 12;
-
-/**
- * Copies of word vectors carved out of shared slabs: a view on an existing buffer costs far
- * less to make and to collect than an `Int32Array` with a buffer of its own (each of which is
- * a separate allocation outside the heap). A slab is freed once no copy carved from it is
- * reachable. The copies never overlap, so each may be kept and read independently; writing
- * one never changes another.
- */
-export class WordSlab {
-  private slab = new Int32Array(0);
-  private at = 0;
-
-  /** A new copy of `words`, which is only read. */
-  copy(words: Int32Array): Int32Array {
-    const n = words.length;
-    if (this.at + n > this.slab.length) {
-      this.slab = new Int32Array(Math.max(slabWords, n));
-      this.at = 0;
-    }
-    const own = this.slab.subarray(this.at, this.at + n);
-    this.at += n;
-    own.set(words);
-    return own;
-  }
-}

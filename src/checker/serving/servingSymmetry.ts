@@ -295,7 +295,13 @@ class RegionIds {
   private readonly byRegion = new Map<object, number>();
   private readonly byValue = new Map<object, Int32Array>();
 
-  constructor(private readonly rids: readonly RequestId[]) {}
+  /** The ids of a new value, put together here before they are copied (`slab`). */
+  private readonly scratch: Int32Array;
+  private readonly slab = new WordSlab();
+
+  constructor(private readonly rids: readonly RequestId[]) {
+    this.scratch = new Int32Array(rids.length);
+  }
 
   private id(region: unknown): number {
     const known = typeof region === 'object' && region !== null;
@@ -338,9 +344,15 @@ class RegionIds {
     let ids = typeof value === 'object' && value !== null ? this.byValue.get(value) : undefined;
     if (ids === undefined) {
       const regions = (typeof value === 'object' && value !== null ? value : {}) as ServingValue;
-      ids = Int32Array.from(this.rids, (r) => this.id(regions[r]));
+      const scratch = this.scratch;
+      for (let i = 0; i < scratch.length; i++) {
+        scratch[i] = this.id(regions[this.rids[i] as RequestId]);
+      }
       // Only a frozen value is known not to change under its ids.
-      if (typeof value !== 'object' || value === null || !Object.isFrozen(value)) return ids;
+      if (typeof value !== 'object' || value === null || !Object.isFrozen(value)) {
+        return scratch.slice();
+      }
+      ids = this.slab.copy(scratch);
       this.byValue.set(value, ids);
     }
     this.lastValue = value;
