@@ -66,6 +66,8 @@ export interface EventTypeTable {
   readonly candidates: readonly (readonly CompiledTransition[] | null)[];
   /** 1 where the node or a descendant has a candidate. */
   readonly handles: Uint8Array;
+  /** The table's number: the machine's tables are numbered 0, 1, … as they are built. */
+  readonly index: number;
 }
 
 /** The compiled machine. */
@@ -135,7 +137,7 @@ export class CompiledMachine {
     for (let n = this.size - 1; n > 0; n--) {
       if (handles[n] === 1) handles[this.parent[n] as number] = 1;
     }
-    return { candidates, handles };
+    return { candidates, handles, index: this.tables.size };
   }
 
   /** The active child of compound node `n`, or -1. */

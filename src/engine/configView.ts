@@ -40,7 +40,10 @@ export interface ConfigView {
   /** Distinct event types with a non-inert transition from an active node, in node order. */
   readonly ownTypes: readonly string[];
   readonly tags: ReadonlySet<string>;
-  /** Selection plans per event type for this configuration (see `selection.ts`). */
+  /**
+   * Selection plans per event type for this configuration (see `selection.ts`), made on first
+   * use: a configuration put together from parts selects by its parts' plans instead.
+   */
   readonly plans: Map<string, Plan | null>;
   /**
    * The parts of the root's children, in child order, when the root is parallel and the
@@ -133,7 +136,7 @@ interface Active {
  * guards and properties read the value and the context), plans, bare events, successors.
  */
 class View implements ConfigView {
-  readonly plans = new Map<string, Plan | null>();
+  private planMap: Map<string, Plan | null> | null = null;
   bareEvents: readonly EventObject[] | null = null;
   after: Map<CompiledTransition, ConfigView> | null = null;
   private built: Active | null = null;
@@ -148,6 +151,11 @@ class View implements ConfigView {
     readonly value: StateValue,
     readonly parts: readonly ConfigPart[] | null,
   ) {}
+
+  get plans(): Map<string, Plan | null> {
+    this.planMap ??= new Map();
+    return this.planMap;
+  }
 
   get nodes(): readonly ActiveNode[] {
     return this.active().nodes;
@@ -335,7 +343,7 @@ export class ViewCache {
           zobrist: h,
           value: internValue(this.m.valueAt(from, flags, false), this.values, false),
           ...this.active(flags, from, to),
-          plans: new Map(),
+          plans: [],
         };
         parts.add(h, part);
         byValue.set(part.value, part);

@@ -12,7 +12,7 @@ import type { EventObject } from 'xstate';
 import type { CompiledMachine, CompiledTransition } from './compiledMachine.ts';
 import type { ConfigView, EngineState, ViewCache } from './configView.ts';
 import { several, Work } from './microstep.ts';
-import { buildPlan, type Plan, runPlan, selectDirect } from './selection.ts';
+import { buildPlan, runPlan, selectByParts, selectDirect } from './selection.ts';
 import { WordSlab } from './slab.ts';
 import { recordingWords, type WordLog } from './wordRecorder.ts';
 
@@ -38,13 +38,26 @@ export class Interpreter {
     this.work = new Work(m, views.words, views.doneWord);
   }
 
-  private planFor(view: ConfigView, type: string): Plan | null {
-    let plan = view.plans.get(type);
-    if (plan === undefined) {
-      plan = buildPlan(this.m, type, view.flags, view.done, view.parts);
-      view.plans.set(type, plan);
+  /**
+   * Selects the transitions for `event` in `view` (with `moment` set to it) into `selected`;
+   * returns whether there are any. A configuration put together from parts selects by its
+   * parts' plans (`selectByParts`), any other by its own plan, built on first use.
+   */
+  private select(
+    view: ConfigView,
+    context: unknown,
+    event: EventObject,
+    selected: CompiledTransition[],
+  ): boolean {
+    if (view.parts !== null) {
+      return selectByParts(this.m, view.parts, context, event, this.moment, selected);
     }
-    return plan;
+    let plan = view.plans.get(event.type);
+    if (plan === undefined) {
+      plan = buildPlan(this.m, event.type, view.flags, view.done, null);
+      view.plans.set(event.type, plan);
+    }
+    return plan !== null && runPlan(plan, context, event, this.moment, selected);
   }
 
   /**
@@ -56,13 +69,11 @@ export class Interpreter {
    */
   step(state: EngineState, event: EventObject): boolean {
     const view = state.view;
-    const plan = this.planFor(view, event.type);
-    if (plan === null) return false;
     // A fresh array costs less than emptying one (setting `length` is a runtime call).
     const selected: CompiledTransition[] = [];
     this.moment.flags = view.flags;
     this.moment.done = view.done;
-    if (!runPlan(plan, state.context, event, this.moment, selected)) return false;
+    if (!this.select(view, state.context, event, selected)) return false;
     const w = this.work;
     w.flags.set(view.flags);
     w.context = state.context;

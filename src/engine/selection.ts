@@ -8,6 +8,13 @@
  * children's plans are inlined into its parent's. Plans are interned per machine: equal plans
  * (the same node, candidates and planned descendants) are one object, shared by every
  * configuration that has them, so that a view's plans cost a map entry each.
+ *
+ * A configuration of a parallel root put together from parts (`configView.ts`) has no plan of
+ * its own: each part (a child's subtree) keeps its plans, and `selectByParts` runs them in
+ * child order. A search meets hundreds of thousands of configurations made of a few hundred
+ * parts; planning each configuration cost a plan build per event type and a map per view, and
+ * on a breadth-first level, where consecutive states rarely share a configuration, a lookup in
+ * a map the processor no longer held in its caches.
  */
 import type { EventObject } from 'xstate';
 import type { Moment } from './behaviour.ts';
@@ -101,7 +108,8 @@ function planned(
  * configuration in which that subtree is active the same way (a part of a `ConfigView`).
  */
 export interface SubtreePlans {
-  readonly plans: Map<string, Plan | null>;
+  /** By event type table (`EventTypeTable.index`); undefined until built. */
+  readonly plans: (Plan | null | undefined)[];
 }
 
 /**
@@ -123,15 +131,59 @@ export function buildPlan(
   const cs = m.children[0] as readonly number[];
   const kids: Plan[] = [];
   for (let i = 0; i < cs.length; i++) {
-    const cached = (parts[i] as SubtreePlans).plans;
-    let p = cached.get(eventType);
-    if (p === undefined) {
-      p = planAt(m, eventType, cs[i] as number, table, flags, false);
-      cached.set(eventType, p);
-    }
-    pushPlan(kids, p);
+    pushPlan(kids, partPlan(m, eventType, table, flags, parts[i] as SubtreePlans, cs[i] as number));
   }
   return planned(m, eventType, 0, kids, table.candidates[0] ?? null);
+}
+
+/** The plan of `part`, the subtree of the root's child `child` in `flags`, built on first use. */
+function partPlan(
+  m: CompiledMachine,
+  eventType: string,
+  table: EventTypeTable,
+  flags: Uint8Array,
+  part: SubtreePlans,
+  child: number,
+): Plan | null {
+  const plans = part.plans;
+  let p = plans[table.index];
+  if (p === undefined) {
+    p = planAt(m, eventType, child, table, flags, false);
+    // Grown by pushes, without holes: an array with holes is slower to read.
+    while (plans.length <= table.index) plans.push(undefined);
+    plans[table.index] = p;
+  }
+  return p;
+}
+
+/**
+ * Selection for `event` in a configuration `at.flags` of a parallel root that is not done, put
+ * together from `parts` (as `buildPlan` takes them): each child's plan is its part's, run in
+ * child order, then the root's own candidates if no child selected anything. That is what
+ * `runPlan` does with the plan `buildPlan` makes from the same parts, without a plan of the
+ * whole configuration: configurations are many, and their parts few and shared, so the parts'
+ * plans are at hand where a configuration's would have to be built and looked up. Appends the
+ * selected transitions to `out` and returns whether there are any.
+ */
+export function selectByParts(
+  m: CompiledMachine,
+  parts: readonly SubtreePlans[],
+  context: unknown,
+  event: EventObject,
+  at: Moment,
+  out: CompiledTransition[],
+): boolean {
+  const table = m.table(event.type);
+  if (table.handles[0] !== 1) return false;
+  const cs = m.children[0] as readonly number[];
+  let any = false;
+  for (let i = 0; i < cs.length; i++) {
+    const part = parts[i] as SubtreePlans;
+    const p = partPlan(m, event.type, table, at.flags, part, cs[i] as number);
+    if (p !== null && runPlan(p, context, event, at, out)) any = true;
+  }
+  if (any) return true;
+  return tryOwn(table.candidates[0], context, event, at, out);
 }
 
 /** Evaluates `plan` against `context` and `event`, appending selected transitions to `out`. */

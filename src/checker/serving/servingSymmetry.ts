@@ -283,32 +283,29 @@ export class VectorPermutation {
  * The region states of each request in a state value, as ids interned by JSON text in
  * first-seen order (fixed once assigned: equal ids exactly when the regions' texts are equal),
  * ordered by their texts (`compare`), not by the ids, which depend on what was seen first.
- * The engine's values and their parts are frozen and shared, so their ids are kept by object,
- * in maps that hold them as long as the canonicaliser lives (the engine's view cache holds
- * them at least as long; weak maps cost the collector more on every collection).
+ * The engine's values are made of frozen, shared region values (one per region state), so a
+ * region's id is kept by its value (an object, or the string of an atomic state), in a map that
+ * holds them as long as the canonicaliser lives (the engine's view cache holds them at least
+ * as long; weak maps cost the collector more on every collection). A value's ids are looked up
+ * region by region: regions are few, and their map stays in the processor's caches, where a
+ * map by whole values, one per configuration, would not.
  */
 class RegionIds {
   private readonly texts = new Map<string, number>();
   private readonly textOf: string[] = [];
   /** `rank[id]`: the position of text `id` among the texts seen so far, in text order. */
   private rank = new Int32Array(0);
-  private readonly byRegion = new Map<object, number>();
-  private readonly byValue = new Map<object, Int32Array>();
-
-  /** The ids of a new value, put together here before they are copied (`slab`). */
-  private readonly scratch: Int32Array;
-  private readonly slab = new WordSlab();
+  private readonly byRegion = new Map<unknown, number>();
+  /** The ids `of` answered last (for `lastValue`), rewritten by every `of`. */
+  private readonly ids: Int32Array;
 
   constructor(private readonly rids: readonly RequestId[]) {
-    this.scratch = new Int32Array(rids.length);
+    this.ids = new Int32Array(rids.length);
   }
 
   private id(region: unknown): number {
-    const known = typeof region === 'object' && region !== null;
-    if (known) {
-      const id = this.byRegion.get(region);
-      if (id !== undefined) return id;
-    }
+    const known = this.byRegion.get(region);
+    if (known !== undefined) return known;
     const text = JSON.stringify(region) ?? '';
     let id = this.texts.get(text);
     if (id === undefined) {
@@ -317,7 +314,10 @@ class RegionIds {
       this.textOf.push(text);
       this.rerank();
     }
-    if (known && Object.isFrozen(region)) this.byRegion.set(region, id);
+    // Only a frozen object is known not to change under its id.
+    if (typeof region !== 'object' || region === null || Object.isFrozen(region)) {
+      this.byRegion.set(region, id);
+    }
     return id;
   }
 
@@ -337,32 +337,24 @@ class RegionIds {
     return (this.rank[a] as number) < (this.rank[b] as number) ? -1 : 1;
   }
 
-  /** The region ids of `value`'s requests, in scenario order (do not modify). */
+  /**
+   * The region ids of `value`'s requests, in scenario order: an array that the next call
+   * rewrites (do not modify or keep it).
+   */
   of(value: Vector['value']): Int32Array {
+    const ids = this.ids;
     // A state and its successors by steps that leave the configuration share their value.
-    if (value === this.lastValue && this.lastIds !== null) return this.lastIds;
-    let ids = typeof value === 'object' && value !== null ? this.byValue.get(value) : undefined;
-    if (ids === undefined) {
-      const regions = (typeof value === 'object' && value !== null ? value : {}) as ServingValue;
-      const scratch = this.scratch;
-      for (let i = 0; i < scratch.length; i++) {
-        scratch[i] = this.id(regions[this.rids[i] as RequestId]);
-      }
-      // Only a frozen value is known not to change under its ids.
-      if (typeof value !== 'object' || value === null || !Object.isFrozen(value)) {
-        return scratch.slice();
-      }
-      ids = this.slab.copy(scratch);
-      this.byValue.set(value, ids);
-    }
-    this.lastValue = value;
-    this.lastIds = ids;
+    if (this.lastValue !== null && value === this.lastValue) return ids;
+    const regions = (typeof value === 'object' && value !== null ? value : {}) as ServingValue;
+    for (let i = 0; i < ids.length; i++) ids[i] = this.id(regions[this.rids[i] as RequestId]);
+    // Only a frozen value is known not to change under its ids.
+    this.lastValue =
+      typeof value === 'object' && value !== null && Object.isFrozen(value) ? value : null;
     return ids;
   }
 
-  /** The value `of` answered last, and its ids (a frozen value: see `of`). */
+  /** The value `of` answered last, when frozen (see `of`); null otherwise. */
   private lastValue: Vector['value'] | null = null;
-  private lastIds: Int32Array | null = null;
 }
 
 /** A scenario's group compiled for vectors, with the slot order of its representatives. */
