@@ -584,15 +584,16 @@ export const measuredRows: readonly ManifestRow[] = [
     // is the one every other way of running the check explores (one thread depth first found
     // these counts too, depth 45 being its search tree's). A breadth-first run of the whole
     // scenario fits in memory since the frontier is packed (a8e17d9). The same command on
-    // a8e17d9 the day before gave the same counts in 1,716 s with a peak RSS of 8.0 GB; this
-    // run is on e9b8ad4 (bundled workers, hashes carried with the chunks), same model.
+    // a8e17d9 gave the same counts in 1,716 s with a peak RSS of 8.0 GB, and e9b8ad4 (bundled
+    // workers, hashes carried with the chunks) in 1,637 s with 7.6 GB; this run is on 4f6d929
+    // (leaner configuration views, events put together by region), same model.
     measured: {
       command: 'kvcheck check --scenario incident-large --variant fixed --symmetry on --workers 2',
       date: '2026-12-07',
-      seconds: 1637,
-      host: 'a 2-core machine with 24 GiB, otherwise idle, both cores to the search (195% CPU); under --max-seconds 4500, which it did not reach; node --max-old-space-size=16000, peak heap 52 MiB, peak RSS 7.6 GB (the frontier, up to 11.6 million packed states, and the two workers included), 10.5 bytes per stored state in the table',
+      seconds: 1583,
+      host: 'a 2-core machine with 24 GiB, otherwise idle, both cores to the search (191% CPU); under --max-seconds 4500, which it did not reach; node --max-old-space-size=16000, peak heap 49 MiB, peak RSS 7.1 GB (the frontier, up to 11.7 million packed states, and the two workers included), 10.5 bytes per stored state in the table',
       collisionProbability: 3.4e-4,
-      model: 'e9b8ad4',
+      model: '4f6d929',
     },
   },
 ];

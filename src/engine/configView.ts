@@ -1,9 +1,11 @@
 /**
  * Configurations, interned: one `ConfigView` per distinct (active node set, done) pair, shared
  * by every state in it. A view holds the configuration's flags (one byte per state node, never
- * mutated), its key and hash for fingerprints, the frozen state value, the active nodes as
- * `events` functions see them, the handled event types and tags, and the selection plans. An
- * engine state is just a view and a context, so a step allocates no per-state configuration.
+ * mutated, carved out of shared slabs), its key and hash for fingerprints and the frozen state
+ * value; the active nodes as `events` functions see them, the handled event types and tags, and
+ * the selection plans are made on first use, since a search reads them for few of its
+ * configurations. An engine state is just a view and a context, so a step allocates no
+ * per-state configuration.
  *
  * Views are found by a Zobrist hash (the xor of one random word per active node, plus one for
  * done) that the interpreter updates as it enters and exits nodes, then compared byte for byte.
@@ -13,7 +15,8 @@
  * together from parts: one per child of the root, interned by the child's subtree (document
  * order makes it a contiguous range of nodes), each holding that subtree's state value, active
  * nodes, event types, tags and selection plans. Building a view then costs a lookup per child
- * instead of a walk, a serialisation and a plan per event type.
+ * instead of a walk and a serialisation, and such a view selects by its parts' plans
+ * (`selectByParts`) instead of plans of its own.
  */
 import type { EventObject, StateValue } from 'xstate';
 import { matchesState } from 'xstate';
