@@ -55,6 +55,19 @@ describe('servingEvents', () => {
     },
   );
 
+  it('caches no region value that is not frozen (a frozen value over a region that changes)', () => {
+    const events = servingEvents(['a1']);
+    const region: { router: string } = { router: 'idle' };
+    const at = (ownEvents: string[]) =>
+      ({
+        value: Object.freeze({ a1: region }),
+        activeNodes: [{ path: ['a1', 'router'], ownEvents }],
+      }) as unknown as AnySnapshot;
+    expect(text(events(at(['DISPATCH'])))).toBe('a1:DISPATCH');
+    region.router = 'sent';
+    expect(text(events(at(['PREFILL_INTAKE'])))).toBe('a1:PREFILL_INTAKE');
+  });
+
   it('offers the same under symmetry (incident-3: images move regions between requests)', () => {
     const { engine, copy } = offered(incident3, true);
     expect(engine.length).toBeGreaterThan(1000);

@@ -56,7 +56,10 @@ function composed(
     let events = seen.get(region);
     if (events === undefined) {
       events = eventsOf(activeNodesOf(snapshot), rid, eventOf);
-      seen.set(region, events);
+      // Only a string or a frozen object is known not to change under its events.
+      if (typeof region !== 'object' || region === null || Object.isFrozen(region)) {
+        seen.set(region, events);
+      }
     }
     for (const e of events) out.push(e);
   }
