@@ -54,32 +54,25 @@ export class StateRecords {
   write(out: Uint8Array, at: number, index: number, view: Flagged, words: Int32Array): number {
     setInt32(out, at, index);
     out[at + 6] = view.done ? 1 : 0;
-    let p = at + head;
-    const flags = view.flags;
-    out.fill(0, p, p + this.flagBytes + this.maskBytes);
-    for (let n = 0; n < this.nodes; n++) {
-      if (flags[n] === 1) out[p + (n >>> 3)] |= 1 << (n & 7);
-    }
-    p += this.flagBytes;
-    const mask = p;
-    p += this.maskBytes;
+    const flagsAt = at + head;
+    packFlags(view.flags, this.nodes, out, flagsAt);
+    const mask = flagsAt + this.flagBytes;
+    out.fill(0, mask, mask + this.maskBytes);
+    let p = mask + this.maskBytes;
     const n = this.words;
-    for (let i = 0; i < n; i++) {
-      const w = words[i] as number;
-      if (w === 0) continue;
-      out[mask + (i >>> 3)] |= 1 << (i & 7);
-      // Zigzag: small negative and positive words both take few bytes; most take one.
-      let z = (w << 1) ^ (w >> 31);
-      if (z >>> 7 === 0) {
-        out[p++] = z;
-        continue;
+    // Words go eight at a time, a mask byte's worth: most groups are all zero, and are skipped
+    // on one test instead of eight.
+    for (let g = 0; g < n; g += 8) {
+      const end = Math.min(g + 8, n);
+      if (end - g === 8 && (orOfEight(words, g) | 0) === 0) continue;
+      let bits = 0;
+      for (let i = g; i < end; i++) {
+        const w = words[i] as number;
+        if (w === 0) continue;
+        bits |= 1 << (i - g);
+        p = putZigzag(out, p, w);
       }
-      z >>>= 0;
-      while (z >= 0x80) {
-        out[p++] = (z & 0x7f) | 0x80;
-        z >>>= 7;
-      }
-      out[p++] = z;
+      out[mask + (g >>> 3)] = bits;
     }
     const length = p - at;
     out[at + 4] = length & 0xff;
@@ -120,10 +113,17 @@ export class StateRecords {
   ): EngineState & { readonly context: VectorContext } {
     const flags = this.flags;
     const p = at + head;
-    for (let n = 0; n < this.nodes; n++)
-      flags[n] = ((bytes[p + (n >>> 3)] as number) >>> (n & 7)) & 1;
+    const done = bytes[at + 6] === 1;
+    // The configuration's Zobrist hash is summed while unpacking, as `ViewCache.zobrist` would.
+    const zobristWords = views.words;
+    let zobrist = done ? views.doneWord : 0;
+    for (let n = 0; n < this.nodes; n++) {
+      const bit = ((bytes[p + (n >>> 3)] as number) >>> (n & 7)) & 1;
+      flags[n] = bit;
+      zobrist ^= (zobristWords[n] as number) & -bit;
+    }
     return {
-      view: views.of(flags, bytes[at + 6] === 1),
+      view: views.of(flags, done, zobrist),
       context: { ...template, words: this.wordsAt(bytes, at) },
     };
   }
@@ -153,6 +153,60 @@ export class StateRecords {
     }
     return words;
   }
+}
+
+/** Packs `nodes` flags (0 or 1 each) into bits at byte `at` of `out`, eight a byte, no branch. */
+function packFlags(flags: Uint8Array, nodes: number, out: Uint8Array, at: number): void {
+  const whole = nodes >>> 3;
+  for (let b = 0, n = 0; b < whole; b++, n += 8) {
+    out[at + b] =
+      (flags[n] as number) |
+      ((flags[n + 1] as number) << 1) |
+      ((flags[n + 2] as number) << 2) |
+      ((flags[n + 3] as number) << 3) |
+      ((flags[n + 4] as number) << 4) |
+      ((flags[n + 5] as number) << 5) |
+      ((flags[n + 6] as number) << 6) |
+      ((flags[n + 7] as number) << 7);
+  }
+  if ((nodes & 7) === 0) return;
+  let last = 0;
+  for (let n = whole << 3; n < nodes; n++) last |= (flags[n] as number) << (n & 7);
+  out[at + whole] = last;
+}
+
+/** The bitwise or of the eight words of `words` from `g` on. */
+function orOfEight(words: Int32Array, g: number): number {
+  return (
+    (words[g] as number) |
+    (words[g + 1] as number) |
+    (words[g + 2] as number) |
+    (words[g + 3] as number) |
+    (words[g + 4] as number) |
+    (words[g + 5] as number) |
+    (words[g + 6] as number) |
+    (words[g + 7] as number)
+  );
+}
+
+/**
+ * Writes `w` zigzag-encoded as a varint at byte `p` of `out` and returns the offset past it:
+ * small negative and positive words both take few bytes, and most take one.
+ */
+function putZigzag(out: Uint8Array, p: number, w: number): number {
+  let z = (w << 1) ^ (w >> 31);
+  if (z >>> 7 === 0) {
+    out[p] = z;
+    return p + 1;
+  }
+  z >>>= 0;
+  let q = p;
+  while (z >= 0x80) {
+    out[q++] = (z & 0x7f) | 0x80;
+    z >>>= 7;
+  }
+  out[q] = z;
+  return q + 1;
 }
 
 function setInt32(out: Uint8Array, at: number, v: number): void {

@@ -20,8 +20,10 @@ import { pinnedSeed } from '../seed.ts';
 
 const seed = pinnedSeed(20261206);
 
+// Zero is weighted up: the writer skips all-zero groups of eight words, and a serving state's
+// words are mostly zero.
 const word = fc.oneof(
-  fc.constant(0),
+  { arbitrary: fc.constant(0), weight: 6 },
   fc.integer({ min: -3, max: 3 }),
   fc.constantFrom(0x7fffffff, -0x80000000, -1, 127, 128, -64, -65, 16383, 16384),
   fc.integer({ min: -0x80000000, max: 0x7fffffff }),
@@ -49,6 +51,8 @@ const layoutArb = fc
 
 /** A view cache that makes a view of any flags: what `read` asks of it. */
 const anyViews = {
+  words: new Int32Array(300),
+  doneWord: 0,
   of: (flags: Uint8Array, done: boolean) => ({ flags: flags.slice(), done }) as ConfigView,
 } as unknown as ViewCache;
 
