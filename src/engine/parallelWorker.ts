@@ -127,14 +127,22 @@ class SentCache {
   private readonly slots = new Uint32Array(2 << 18);
   private readonly mask = (1 << 18) - 1;
 
-  /** Whether (`h`, `l`) was noted; notes it when not. */
-  seen(h: number, l: number): boolean {
+  /** Whether (`h`, `l`) is noted. */
+  has(h: number, l: number): boolean {
     if ((h | l) === 0) return false; // the empty slot's value
-    const at = 2 * ((h ^ Math.imul(l, 0x9e3779b1)) & this.mask);
-    if (this.slots[at] === h && this.slots[at + 1] === l) return true;
+    const at = this.slotOf(h, l);
+    return this.slots[at] === h && this.slots[at + 1] === l;
+  }
+
+  /** Notes (`h`, `l`), in place of whatever its slot held. */
+  note(h: number, l: number): void {
+    const at = this.slotOf(h, l);
     this.slots[at] = h;
     this.slots[at + 1] = l;
-    return false;
+  }
+
+  private slotOf(h: number, l: number): number {
+    return 2 * ((h ^ Math.imul(l, 0x9e3779b1)) & this.mask);
   }
 }
 
@@ -242,7 +250,11 @@ class Expander<C, E extends EventObject> {
       m[at + M.high] = high;
       m[at + M.low] = low;
       m[at + M.candidate] = -1;
-      if (!tableHas(this.table, high, low) && !this.sent.seen(high, low)) {
+      // This worker's own recent successors first: about half of all moves lead to one (a state
+      // found twice in a level), and the cache answers them without the shared table's probe,
+      // a cache miss once the table outgrows the processor's caches.
+      if (!this.sent.has(high, low) && !tableHas(this.table, high, low)) {
+        this.sent.note(high, low);
         m[at + M.event] = search.events.intern(event);
         m[at + M.orbit] = options.orbitSize?.(snap) ?? 0;
         options.onState?.(snap, -1, -1);
