@@ -101,7 +101,7 @@ export class Work {
     const exits: number[] = [];
     for (const t of ts) exitSet(this, t, exits);
     if (exits.length > 0) {
-      const order = ts.length > 1 ? [...new Set(exits)].sort((a, b) => b - a) : exits.reverse();
+      const order = ts.length > 1 ? sortedUnique(exits, descending) : exits.reverse();
       for (const s of order) {
         this.run(this.m.exitActions[s], event);
         this.clear(s);
@@ -110,10 +110,7 @@ export class Work {
     for (const t of ts) this.run(t.actions, event);
     const first = ts[0];
     if (first === undefined) return;
-    const entry =
-      ts.length === 1
-        ? first.entry
-        : [...new Set(ts.flatMap((t) => t.entry))].sort((a, b) => a - b);
+    const entry = ts.length === 1 ? first.entry : sortedUnique(entriesOf(ts), ascending);
     let completed: number[] | null = null;
     for (const s of entry) {
       this.set(s);
@@ -156,6 +153,28 @@ export class Work {
   }
 }
 
+const ascending = (a: number, b: number) => a - b;
+const descending = (a: number, b: number) => b - a;
+
+/** `xs` sorted by `order`, each value once, in place (what a `Set` then a sort would give). */
+function sortedUnique(xs: number[], order: (a: number, b: number) => number): number[] {
+  xs.sort(order);
+  let k = 0;
+  for (let i = 0; i < xs.length; i++) {
+    if (k === 0 || xs[i] !== xs[k - 1]) xs[k++] = xs[i] as number;
+  }
+  // A set length is a runtime call: only when there was a repeat.
+  if (k < xs.length) xs.length = k;
+  return xs;
+}
+
+/** The entry sets of `ts`, one after the other. */
+function entriesOf(ts: readonly CompiledTransition[]): number[] {
+  const out: number[] = [];
+  for (const t of ts) for (const s of t.entry) out.push(s);
+  return out;
+}
+
 function activeBelow(w: Work, n: number, into: number[]): void {
   for (const c of w.m.children[n] as readonly number[]) {
     if (w.flags[c] !== 1) continue;
@@ -180,19 +199,23 @@ function removeConflicts(w: Work, ts: CompiledTransition[]): CompiledTransition[
     const e1: number[] = [];
     exitSet(w, t1, e1);
     let preempted = false;
-    const drop = new Set<CompiledTransition>();
+    let drop: Set<CompiledTransition> | null = null;
     for (const t2 of kept) {
       const e2: number[] = [];
       exitSet(w, t2, e2);
       if (!e1.some((s) => e2.includes(s))) continue;
-      if (w.m.structure.isDescendant(t1.source, t2.source)) drop.add(t2);
-      else {
+      if (!w.m.structure.isDescendant(t1.source, t2.source)) {
         preempted = true;
         break;
       }
+      drop ??= new Set();
+      drop.add(t2);
     }
     if (preempted) continue;
-    if (drop.size > 0) kept = kept.filter((t) => !drop.has(t));
+    if (drop !== null) {
+      const dropped = drop;
+      kept = kept.filter((t) => !dropped.has(t));
+    }
     kept.push(t1);
   }
   return kept;
