@@ -64,7 +64,7 @@ export class StateRecords {
     // on one test instead of eight.
     for (let g = 0; g < n; g += 8) {
       const end = Math.min(g + 8, n);
-      if (end - g === 8 && (orOfEight(words, g) | 0) === 0) continue;
+      if (end - g === 8 && orOfEight(words, g) === 0) continue;
       let bits = 0;
       for (let i = g; i < end; i++) {
         const w = words[i] as number;
