@@ -33,6 +33,7 @@ import { servingEvents } from './serving/servingEvents.ts';
 import { servingAmple } from './serving/servingPor.ts';
 import { servingReads } from './serving/servingReads.ts';
 import { servingOrbitSize, servingSymmetry } from './serving/servingSymmetry.ts';
+import { unreachableEventTypes } from './serving/unreachableEvents.ts';
 
 type ServingExplore = ExploreOptions<ServingContext, ExternalEvent>;
 
@@ -45,9 +46,13 @@ function selectedProperties(names: readonly string[] | undefined): [string, Prop
   });
 }
 
-/** A check set up for an engine: its resolved options, the engine's options, the builder. */
+/**
+ * A check set up for an engine: its resolved options, the machine it explores, the engine's
+ * options, the builder.
+ */
 interface PreparedCheck {
   readonly options: ResolvedCheckOptions;
+  readonly machine: ServingMachine;
   readonly explore: ServingExplore;
   readonly finish: (result: ExploreResult<ServingContext, ExternalEvent>) => ScenarioResult;
 }
@@ -65,7 +70,7 @@ interface WorkerArg {
  */
 export function workerRun(arg: WorkerArg): WorkerRun<ServingContext, ExternalEvent> {
   const run = prepare(arg.scenario, arg.variant, arg.options);
-  return { machine: createServingMachine(arg.scenario, arg.variant), options: run.explore };
+  return { machine: run.machine, options: run.explore };
 }
 
 /** The worker threads of a check (none when `options.workers` is 1). */
@@ -123,8 +128,17 @@ function prepare(scenario: Scenario, variant: Variant, given: CheckOptions): Pre
         ]),
     );
   const fast = options.engine === 'fast';
+  const machine = machineFor(scenario, variant, options);
+  // The fast engine is not offered events no transition can take here (`unreachableEventTypes`):
+  // the same states, transitions and verdicts, without their selections. Not with `por`, whose
+  // ample sets are chosen by the events offered, nor with a machine of the caller's, whose
+  // guards may not be the ones their names say; the reference engine is offered every event.
+  const leftOut =
+    fast && !options.por && options.machine === undefined
+      ? unreachableEventTypes(machine, scenario, variant)
+      : undefined;
   const exploreOptions: ServingExplore = {
-    events: servingEvents(rids),
+    events: servingEvents(rids, leftOut),
     invariants: invariants('state'),
     terminalInvariants: invariants('terminal'),
     ...(fast ? { reads: servingReads(scenario, selected) } : {}),
@@ -155,7 +169,7 @@ function prepare(scenario: Scenario, variant: Variant, given: CheckOptions): Pre
   };
   const finish = (result: ExploreResult<ServingContext, ExternalEvent>) =>
     scenarioResult({ scenario, variant: variant.name, options, selected, recorder, result });
-  return { options, explore: exploreOptions, finish };
+  return { options, machine, explore: exploreOptions, finish };
 }
 
 /**
@@ -212,9 +226,7 @@ export function check(
   options: CheckOptions = {},
 ): ScenarioResult {
   const run = prepare(scenario, variant, options);
-  return run.finish(
-    exploreWith(run.options.engine, machineFor(scenario, variant, options), run.explore),
-  );
+  return run.finish(exploreWith(run.options.engine, run.machine, run.explore));
 }
 
 /**
@@ -229,10 +241,9 @@ export async function checkAsync(
   options: CheckOptions = {},
 ): Promise<ScenarioResult> {
   const run = prepare(scenario, variant, options);
-  const machine = machineFor(scenario, variant, options);
   return run.finish(
     run.options.engine === 'fast'
-      ? await exploreAsync<ServingContext, ExternalEvent>(machine, run.explore)
-      : exploreWith(run.options.engine, machine, run.explore),
+      ? await exploreAsync<ServingContext, ExternalEvent>(run.machine, run.explore)
+      : exploreWith(run.options.engine, run.machine, run.explore),
   );
 }

@@ -13,27 +13,32 @@ import { type ExternalEvent, externalEventTypes } from '../../../machines/events
 import type { RequestId } from '../../../machines/scenario.ts';
 import { type ActiveNode, type AnySnapshot, activeNodesOf } from '../../engine/index.ts';
 
-const external = new Set<string>(externalEventTypes);
+/** What is offered: the event types, and one event object per (request, type). */
+interface Offer {
+  /** The external types offered where handled (all but those left out). */
+  readonly types: ReadonlySet<string>;
+  /** The event of `type` for request `rid`, shared by every configuration that offers it. */
+  readonly eventOf: (type: ExternalEvent['type'], rid: RequestId) => ExternalEvent;
+}
 
-/** One event object per (request, type), shared by every configuration that offers it. */
-type EventOf = (type: ExternalEvent['type'], rid: RequestId) => ExternalEvent;
-
-/** The events of request `rid`: every external type its active nodes handle, in type order. */
-function eventsOf(nodes: readonly ActiveNode[], rid: RequestId, eventOf: EventOf): ExternalEvent[] {
+/** The events of request `rid`: every offered type its active nodes handle, in type order. */
+function eventsOf(nodes: readonly ActiveNode[], rid: RequestId, offer: Offer): ExternalEvent[] {
   const types = new Set<string>();
   for (const node of nodes) {
     if (node.path[0] !== rid) continue;
-    for (const t of node.ownEvents) if (external.has(t)) types.add(t);
+    for (const t of node.ownEvents) if (offer.types.has(t)) types.add(t);
   }
-  return externalEventTypes.filter((type) => types.has(type)).map((type) => eventOf(type, rid));
+  return externalEventTypes
+    .filter((type) => types.has(type))
+    .map((type) => offer.eventOf(type, rid));
 }
 
 function compute(
   nodes: readonly ActiveNode[],
   rids: readonly RequestId[],
-  eventOf: EventOf,
+  offer: Offer,
 ): ExternalEvent[] {
-  return rids.flatMap((rid) => eventsOf(nodes, rid, eventOf));
+  return rids.flatMap((rid) => eventsOf(nodes, rid, offer));
 }
 
 /**
@@ -45,7 +50,7 @@ function composed(
   snapshot: AnySnapshot,
   value: Readonly<Record<string, unknown>>,
   rids: readonly RequestId[],
-  eventOf: EventOf,
+  offer: Offer,
   byRegion: readonly Map<unknown, readonly ExternalEvent[]>[],
 ): ExternalEvent[] {
   const out: ExternalEvent[] = [];
@@ -55,7 +60,7 @@ function composed(
     const region = value[rid];
     let events = seen.get(region);
     if (events === undefined) {
-      events = eventsOf(activeNodesOf(snapshot), rid, eventOf);
+      events = eventsOf(activeNodesOf(snapshot), rid, offer);
       // Only a string or a frozen object is known not to change under its events.
       if (typeof region !== 'object' || region === null || Object.isFrozen(region)) {
         seen.set(region, events);
@@ -68,10 +73,13 @@ function composed(
 
 /**
  * The offered events of the serving machine with requests `rids`, as a function of a snapshot
- * of either engine (usable with `explore` and with `getAdjacencyMap`).
+ * of either engine (usable with `explore` and with `getAdjacencyMap`). Types in `leftOut` are
+ * never offered: a check leaves out those no transition can take in its scenario under its
+ * variant (`unreachableEventTypes`), which changes no state, transition or verdict.
  */
 export function servingEvents(
   rids: readonly RequestId[],
+  leftOut: ReadonlySet<string> = new Set(),
 ): (snapshot: AnySnapshot) => readonly ExternalEvent[] {
   // A plain map: the engine's view cache holds its values as long as a search runs anyway, and
   // a weak map costs the collector on every collection.
@@ -79,7 +87,7 @@ export function servingEvents(
   // Shared event objects: the engine interns events by identity before it falls back to their
   // JSON, and a configuration's list then costs one array, not one object per event.
   const shared = new Map<string, ExternalEvent>();
-  const eventOf: EventOf = (type, rid) => {
+  const eventOf: Offer['eventOf'] = (type, rid) => {
     const key = `${rid}\u0000${type}`;
     const known = shared.get(key);
     if (known !== undefined) return known;
@@ -87,18 +95,22 @@ export function servingEvents(
     shared.set(key, event);
     return event;
   };
+  const offer: Offer = {
+    types: new Set(externalEventTypes.filter((t) => !leftOut.has(t))),
+    eventOf,
+  };
   const byRegion = rids.map(() => new Map<unknown, readonly ExternalEvent[]>());
   return (snapshot) => {
     const key: unknown = snapshot.value;
     // Only the engine's values are shared per configuration (and frozen); an XState snapshot's
     // value is its own, so caching it would only fill the map.
     if (typeof key !== 'object' || key === null || !Object.isFrozen(key)) {
-      return compute(activeNodesOf(snapshot), rids, eventOf);
+      return compute(activeNodesOf(snapshot), rids, offer);
     }
     let events = cache.get(key);
     if (!events) {
       const value = key as Readonly<Record<string, unknown>>;
-      events = composed(snapshot, value, rids, eventOf, byRegion);
+      events = composed(snapshot, value, rids, offer, byRegion);
       cache.set(key, events);
     }
     return events;
