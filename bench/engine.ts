@@ -32,7 +32,7 @@ import { check } from '../src/checker/check.ts';
 import { servingEvents } from '../src/checker/serving/servingEvents.ts';
 import { servingReads } from '../src/checker/serving/servingReads.ts';
 import { servingOrbitSize, servingSymmetry } from '../src/checker/serving/servingSymmetry.ts';
-import { unreachableEventTypes } from '../src/checker/serving/unreachableEvents.ts';
+import { eventFilter } from '../src/checker/serving/unreachableEvents.ts';
 import type { ExploreOptions, ExploreResult, StateProjection } from '../src/engine/index.ts';
 import { explore } from '../src/engine/index.ts';
 import type { BenchRecord } from './record.ts';
@@ -132,14 +132,13 @@ function best<T>(runs: number, run: () => T): { value: T; ms: number } {
 
 /**
  * A run of the fast engine on a machine built once, offered the events `check` offers it: not
- * those no transition can take (`unreachableEventTypes`).
+ * those no transition can take (`eventFilter`).
  */
 function fast([scenario, v]: Case, extra: Options = {}): () => Result {
   const machine = createServingMachine(scenario, v);
-  const leftOut = unreachableEventTypes(machine, scenario, v);
   const events = servingEvents(
     scenario.requests.map((r) => r.id),
-    leftOut,
+    eventFilter(machine, scenario, v),
   );
   const options = withReads(scenario, extra);
   return () => explore<ServingContext, ExternalEvent>(machine, { events, ...options });

@@ -33,7 +33,7 @@ import { servingEvents } from './serving/servingEvents.ts';
 import { servingAmple } from './serving/servingPor.ts';
 import { servingReads } from './serving/servingReads.ts';
 import { servingOrbitSize, servingSymmetry } from './serving/servingSymmetry.ts';
-import { unreachableEventTypes } from './serving/unreachableEvents.ts';
+import { eventFilter } from './serving/unreachableEvents.ts';
 
 type ServingExplore = ExploreOptions<ServingContext, ExternalEvent>;
 
@@ -129,16 +129,16 @@ function prepare(scenario: Scenario, variant: Variant, given: CheckOptions): Pre
     );
   const fast = options.engine === 'fast';
   const machine = machineFor(scenario, variant, options);
-  // The fast engine is not offered events no transition can take here (`unreachableEventTypes`):
-  // the same states, transitions and verdicts, without their selections. Not with `por`, whose
-  // ample sets are chosen by the events offered, nor with a machine of the caller's, whose
-  // guards may not be the ones their names say; the reference engine is offered every event.
-  const leftOut =
+  // The fast engine is not offered events no transition can take (`eventFilter`): the same
+  // states, transitions and verdicts, without their selections. Not with `por`, whose ample
+  // sets are chosen by the events offered, nor with a machine of the caller's, whose guards
+  // may not be the ones their names say; the reference engine is offered every event.
+  const filter =
     fast && !options.por && options.machine === undefined
-      ? unreachableEventTypes(machine, scenario, variant)
-      : undefined;
+      ? eventFilter(machine, scenario, variant)
+      : null;
   const exploreOptions: ServingExplore = {
-    events: servingEvents(rids, leftOut),
+    events: servingEvents(rids, filter),
     invariants: invariants('state'),
     terminalInvariants: invariants('terminal'),
     ...(fast ? { reads: servingReads(scenario, selected) } : {}),

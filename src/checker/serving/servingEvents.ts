@@ -8,15 +8,21 @@
  * objects (one per region state), so a new configuration is put together from its regions'
  * cached events, and only a region state not seen before is computed from the nodes.
  * (Snapshots from XState itself each have their own value object and are not cached.)
+ * Given an `EventFilter` (`unreachableEvents.ts`), it leaves out the events no transition can
+ * take: a filter judges a request's events by that request's active nodes alone, so the cache
+ * by region state holds.
  */
 import { type ExternalEvent, externalEventTypes } from '../../../machines/events.ts';
 import type { RequestId } from '../../../machines/scenario.ts';
 import { type ActiveNode, type AnySnapshot, activeNodesOf } from '../../engine/index.ts';
+import type { EventFilter } from './unreachableEvents.ts';
 
 /** What is offered: the event types, and one event object per (request, type). */
 interface Offer {
   /** The external types offered where handled (all but those left out). */
   readonly types: ReadonlySet<string>;
+  /** What leaves out the events no transition can take where they are handled; null: none. */
+  readonly filter: EventFilter | null;
   /** The event of `type` for request `rid`, shared by every configuration that offers it. */
   readonly eventOf: (type: ExternalEvent['type'], rid: RequestId) => ExternalEvent;
 }
@@ -24,12 +30,15 @@ interface Offer {
 /** The events of request `rid`: every offered type its active nodes handle, in type order. */
 function eventsOf(nodes: readonly ActiveNode[], rid: RequestId, offer: Offer): ExternalEvent[] {
   const types = new Set<string>();
+  const active = new Set<string>();
   for (const node of nodes) {
     if (node.path[0] !== rid) continue;
+    active.add(node.path.join('.'));
     for (const t of node.ownEvents) if (offer.types.has(t)) types.add(t);
   }
+  const filter = offer.filter;
   return externalEventTypes
-    .filter((type) => types.has(type))
+    .filter((type) => types.has(type) && (filter === null || filter.mayTake(type, rid, active)))
     .map((type) => offer.eventOf(type, rid));
 }
 
@@ -73,13 +82,13 @@ function composed(
 
 /**
  * The offered events of the serving machine with requests `rids`, as a function of a snapshot
- * of either engine (usable with `explore` and with `getAdjacencyMap`). Types in `leftOut` are
- * never offered: a check leaves out those no transition can take in its scenario under its
- * variant (`unreachableEventTypes`), which changes no state, transition or verdict.
+ * of either engine (usable with `explore` and with `getAdjacencyMap`). With `filter`, the
+ * events it says no transition can take are not offered (`eventFilter`: a check's fast engine
+ * is offered so), which changes no state, transition or verdict.
  */
 export function servingEvents(
   rids: readonly RequestId[],
-  leftOut: ReadonlySet<string> = new Set(),
+  filter: EventFilter | null = null,
 ): (snapshot: AnySnapshot) => readonly ExternalEvent[] {
   // A plain map: the engine's view cache holds its values as long as a search runs anyway, and
   // a weak map costs the collector on every collection.
@@ -96,7 +105,8 @@ export function servingEvents(
     return event;
   };
   const offer: Offer = {
-    types: new Set(externalEventTypes.filter((t) => !leftOut.has(t))),
+    types: new Set(externalEventTypes.filter((t) => filter === null || !filter.leftOut.has(t))),
+    filter,
     eventOf,
   };
   const byRegion = rids.map(() => new Map<unknown, readonly ExternalEvent[]>());
