@@ -9,10 +9,11 @@
  * The engine agreement tests (`agreement*.test.ts`) compare `check`'s fast engine, which is
  * offered fewer events, with the reference engine, which is offered all, on the catalogue too.
  */
+import { createMachine } from 'xstate';
 import type { ServingContext } from '../../machines/context.ts';
 import type { ExternalEvent } from '../../machines/events.ts';
 import type { Scenario } from '../../machines/scenario.ts';
-import { createServingMachine } from '../../machines/servingMachine.ts';
+import { createServingMachine, type ServingMachine } from '../../machines/servingMachine.ts';
 import { type Variant, variantNamed, variants } from '../../machines/variants.ts';
 import { happy, scenarios } from '../../scenarios/index.ts';
 import { incidentLarge } from '../../scenarios/large.ts';
@@ -77,6 +78,19 @@ describe('eventFilter', () => {
     expect(f.mayTake('DECODE_STEP', 'a1', new Set(['a1', 'a1.decode', 'a1.decode.running']))).toBe(
       true,
     );
+  });
+
+  it('reads a wildcard descriptor as handling every type it matches', () => {
+    // A request region whose only transition is on `*`, unguarded: every type may be taken.
+    const wild = createMachine({
+      id: 'wild',
+      type: 'parallel',
+      states: { a1: { initial: 's', states: { s: { on: { '*': { target: 't' } } }, t: {} } } },
+    }) as unknown as ServingMachine;
+    const f = eventFilter(wild, happy, variantNamed('fixed'));
+    expect(f.leftOut.size).toBe(0);
+    expect(f.mayTake('CLIENT_ABORT', 'a1', new Set(['a1', 'a1.s']))).toBe(true);
+    expect(f.mayTake('CLIENT_ABORT', 'a1', new Set(['a1', 'a1.t']))).toBe(false);
   });
 
   it.each(cases)(

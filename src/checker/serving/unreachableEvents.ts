@@ -40,6 +40,7 @@ import {
   type StatechartNode,
   type StatechartTransition,
 } from '../../engine/index.ts';
+import { matchesEventDescriptor } from '../../engine/structure.ts';
 import { switchValue } from '../../paths/guards.ts';
 
 type Truth = boolean | undefined;
@@ -125,19 +126,23 @@ function guardReader(machine: ServingMachine, scenario: Scenario, variant: Varia
   return truth;
 }
 
-/** Every node's transitions by external event type. */
+/**
+ * Every node's transitions by the external event types they handle (a wildcard descriptor,
+ * `*` or `prefix.*`, handles every type it matches, as XState selects).
+ */
 function handlersOf(machine: ServingMachine): ReadonlyMap<string, readonly Handler[]> {
-  const external = new Set<string>(externalEventTypes);
   const byType = new Map<string, Handler[]>();
   for (const node of nodesOf(readStatechart(machine))) {
-    for (const [type, transitions] of node.transitions) {
-      if (!external.has(type)) continue;
-      let list = byType.get(type);
-      if (list === undefined) {
-        list = [];
-        byType.set(type, list);
+    for (const [descriptor, transitions] of node.transitions) {
+      for (const type of externalEventTypes) {
+        if (!matchesEventDescriptor(type, descriptor)) continue;
+        let list = byType.get(type);
+        if (list === undefined) {
+          list = [];
+          byType.set(type, list);
+        }
+        list.push({ owner: node.path[0], path: node.path.join('.'), transitions });
       }
-      list.push({ owner: node.path[0], path: node.path.join('.'), transitions });
     }
   }
   return byType;
