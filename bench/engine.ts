@@ -11,7 +11,9 @@
  * breadth-first prefix of a 3-request scenario and (without `--quick`) one of `incident-large`: states/s
  * of the three engines and their ratios, with and without every property, and bytes per
  * stored state; (1b) the same rows with the properties checked on every state against only where
- * a step changed what they read (as `check` runs them), in paired runs; (2) a larger 3-request space the reference engines are not run on, fast engine
+ * a step changed what they read (as `check` runs them), in paired runs; (1c) the same rows with
+ * every event offered against only those a transition may take (as `check` offers them), in
+ * paired runs; (2) a larger 3-request space the reference engines are not run on, fast engine
  * only; (3) states with and without symmetry reduction, with the verdicts; (4) `incident-large`
  * (`scenarios/large.ts`) with symmetry and every property: `fixed` depth first, and
  * `incident-2026` breadth first up to its first counterexample, each bounded by
@@ -132,14 +134,27 @@ function best<T>(runs: number, run: () => T): { value: T; ms: number } {
 
 /**
  * A run of the fast engine on a machine built once, offered the events `check` offers it: not
- * those no transition can take (`eventFilter`).
+ * those no transition can take (`eventFilter`), or, with `every`, every event its active nodes
+ * handle. `offered`, when given, counts the events offered.
  */
-function fast([scenario, v]: Case, extra: Options = {}): () => Result {
+function fast(
+  [scenario, v]: Case,
+  extra: Options = {},
+  every = false,
+  offered?: { n: number },
+): () => Result {
   const machine = createServingMachine(scenario, v);
-  const events = servingEvents(
+  const offer = servingEvents(
     scenario.requests.map((r) => r.id),
-    eventFilter(machine, scenario, v),
+    every ? null : eventFilter(machine, scenario, v),
   );
+  const events: typeof offer = offered
+    ? (s) => {
+        const list = offer(s);
+        offered.n += list.length;
+        return list;
+      }
+    : offer;
   const options = withReads(scenario, extra);
   return () => explore<ServingContext, ExternalEvent>(machine, { events, ...options });
 }
@@ -319,6 +334,44 @@ export function engineBench(json: boolean, quick: boolean, largeSeconds = 300): 
     table(
       'scenario|variant|states|calls, every state|calls, reads|st/s, every state|st/s, reads|speed-up',
       rows1b,
+    ),
+  );
+
+  // (1c) The events `check` offers (not those no transition can take, `eventFilter`) against
+  // every event the active nodes handle, with every property: paired runs.
+  const rows1c: string[][] = [];
+  for (const [c, prefix] of compared) {
+    if (prefix === largePrefix) continue;
+    const bound = { ...withProps, ...(prefix === undefined ? {} : { maxStates: prefix }) };
+    const pairs = prefix === undefined ? (quick ? 10 : 30) : quick ? 4 : 10;
+    const p = paired(pairs, fast(c, bound, true), fast(c, bound));
+    if (verdict(p.a) !== verdict(p.b) || p.a.stats.transitions !== p.b.stats.transitions) {
+      throw new Error(`${c[0].name} × ${c[1].name}: the filtered offer changed the search`);
+    }
+    record(c, 'fast+properties, every event offered', p.a.stats, p.msA);
+    const perState = (every: boolean) => {
+      const offered = { n: 0 };
+      const r = fast(c, bound, every, offered)();
+      return (offered.n / r.stats.states).toFixed(1);
+    };
+    rows1c.push([
+      c[0].name,
+      c[1].name,
+      n(p.b.stats.states),
+      perState(true),
+      perState(false),
+      n(Math.round((p.a.stats.states / p.msA) * 1000)),
+      n(Math.round((p.b.stats.states / p.msB) * 1000)),
+      `${p.ratio.toFixed(2)}x`,
+    ]);
+  }
+  print(
+    `\nEvery property; every event the active nodes handle offered, or only those a transition may take (as check offers them); offered = events per state; ${quick ? '10' : '30'} pairs of runs (4 or 10 on prefixes), alternating; speed-up = median of the pairs' time ratios:\n`,
+  );
+  print(
+    table(
+      'scenario|variant|states|offered, every|offered, check|st/s, every|st/s, check|speed-up',
+      rows1c,
     ),
   );
 
