@@ -300,33 +300,53 @@ export function engineBench(json: boolean, quick: boolean, largeSeconds = 300): 
     ),
   );
 
+  /**
+   * One row per compared space but `incident-large`'s prefix: paired runs of the two sides
+   * (`a` recorded as `engine`), a count per state of each (`perState(true)` for `a`), the
+   * states per second of each, and the median ratio of the pairs' times.
+   */
+  const pairedRows = (
+    engine: string,
+    sides: (
+      c: Case,
+      bound: Options,
+    ) => { a: () => Result; b: () => Result; perState: (a: boolean) => string },
+  ): string[][] =>
+    compared.flatMap(([c, prefix]) => {
+      if (prefix === largePrefix) return [];
+      const bound = prefix === undefined ? {} : { maxStates: prefix };
+      const pairs = prefix === undefined ? (quick ? 10 : 30) : quick ? 4 : 10;
+      const side = sides(c, bound);
+      const p = paired(pairs, side.a, side.b);
+      if (verdict(p.a) !== verdict(p.b) || p.a.stats.transitions !== p.b.stats.transitions) {
+        throw new Error(`${c[0].name} × ${c[1].name}: ${engine} changed the search`);
+      }
+      record(c, engine, p.a.stats, p.msA);
+      return [
+        [
+          c[0].name,
+          c[1].name,
+          n(p.b.stats.states),
+          side.perState(true),
+          side.perState(false),
+          n(Math.round((p.a.stats.states / p.msA) * 1000)),
+          n(Math.round((p.b.stats.states / p.msB) * 1000)),
+          `${p.ratio.toFixed(2)}x`,
+        ],
+      ];
+    });
+
   // (1b) The properties checked where a step changed what they read (`ExploreOptions.reads`,
   // as `check` runs them) against every property on every state: paired runs.
-  const rows1b: string[][] = [];
-  for (const [c, prefix] of compared) {
-    if (prefix === largePrefix) continue;
-    const bound = prefix === undefined ? {} : { maxStates: prefix };
-    const pairs = prefix === undefined ? (quick ? 10 : 30) : quick ? 4 : 10;
-    const every = fast(c, { ...withProps, ...bound, reads: {} });
-    const read = fast(c, { ...withProps, ...bound });
-    const p = paired(pairs, every, read);
-    record(c, 'fast+properties, every state', p.a.stats, p.msA);
-    const callsPerState = (reads: boolean) => {
+  const rows1b = pairedRows('fast+properties, every state', (c, bound) => ({
+    a: fast(c, { ...withProps, ...bound, reads: {} }),
+    b: fast(c, { ...withProps, ...bound }),
+    perState: (every) => {
       const calls = { n: 0 };
-      const r = fast(c, { ...countedProps(calls), ...bound, ...(reads ? {} : { reads: {} }) })();
+      const r = fast(c, { ...countedProps(calls), ...bound, ...(every ? { reads: {} } : {}) })();
       return (calls.n / r.stats.states).toFixed(1);
-    };
-    rows1b.push([
-      c[0].name,
-      c[1].name,
-      n(p.b.stats.states),
-      callsPerState(false),
-      callsPerState(true),
-      n(Math.round((p.a.stats.states / p.msA) * 1000)),
-      n(Math.round((p.b.stats.states / p.msB) * 1000)),
-      `${p.ratio.toFixed(2)}x`,
-    ]);
-  }
+    },
+  }));
   print(
     `\nThe ${Object.keys(stateProps).length} state properties on every state, or only where a step changed what they read (as check runs them); calls = property calls per state; ${quick ? '10' : '30'} pairs of runs (4 or 10 on prefixes), alternating; speed-up = median of the pairs' time ratios:\n`,
   );
@@ -339,32 +359,15 @@ export function engineBench(json: boolean, quick: boolean, largeSeconds = 300): 
 
   // (1c) The events `check` offers (not those no transition can take, `eventFilter`) against
   // every event the active nodes handle, with every property: paired runs.
-  const rows1c: string[][] = [];
-  for (const [c, prefix] of compared) {
-    if (prefix === largePrefix) continue;
-    const bound = { ...withProps, ...(prefix === undefined ? {} : { maxStates: prefix }) };
-    const pairs = prefix === undefined ? (quick ? 10 : 30) : quick ? 4 : 10;
-    const p = paired(pairs, fast(c, bound, true), fast(c, bound));
-    if (verdict(p.a) !== verdict(p.b) || p.a.stats.transitions !== p.b.stats.transitions) {
-      throw new Error(`${c[0].name} × ${c[1].name}: the filtered offer changed the search`);
-    }
-    record(c, 'fast+properties, every event offered', p.a.stats, p.msA);
-    const perState = (every: boolean) => {
+  const rows1c = pairedRows('fast+properties, every event offered', (c, bound) => ({
+    a: fast(c, { ...withProps, ...bound }, true),
+    b: fast(c, { ...withProps, ...bound }),
+    perState: (every) => {
       const offered = { n: 0 };
-      const r = fast(c, bound, every, offered)();
+      const r = fast(c, { ...withProps, ...bound }, every, offered)();
       return (offered.n / r.stats.states).toFixed(1);
-    };
-    rows1c.push([
-      c[0].name,
-      c[1].name,
-      n(p.b.stats.states),
-      perState(true),
-      perState(false),
-      n(Math.round((p.a.stats.states / p.msA) * 1000)),
-      n(Math.round((p.b.stats.states / p.msB) * 1000)),
-      `${p.ratio.toFixed(2)}x`,
-    ]);
-  }
+    },
+  }));
   print(
     `\nEvery property; every event the active nodes handle offered, or only those a transition may take (as check offers them); offered = events per state; ${quick ? '10' : '30'} pairs of runs (4 or 10 on prefixes), alternating; speed-up = median of the pairs' time ratios:\n`,
   );
