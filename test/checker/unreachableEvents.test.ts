@@ -20,13 +20,19 @@ import { incidentLarge } from '../../scenarios/large.ts';
 import { incident3 } from '../../scenarios/symmetric.ts';
 import { check } from '../../src/checker/check.ts';
 import { servingEvents } from '../../src/checker/serving/servingEvents.ts';
+import { servingSymmetry } from '../../src/checker/serving/servingSymmetry.ts';
 import { type EventFilter, eventFilter } from '../../src/checker/serving/unreachableEvents.ts';
 import { type AnySnapshot, explore } from '../../src/engine/index.ts';
 
 const faultEvents = ['CLIENT_ABORT', 'PREFILL_ERROR', 'TRANSFER_FAIL'];
 
 /** A search of `scenario` under `variant` offered what `filter` keeps: counts, traces, offers. */
-function search(scenario: Scenario, variant: Variant, filter: EventFilter | null = null) {
+function search(
+  scenario: Scenario,
+  variant: Variant,
+  filter: EventFilter | null = null,
+  symmetry = false,
+) {
   const events = servingEvents(
     scenario.requests.map((q) => q.id),
     filter,
@@ -39,6 +45,7 @@ function search(scenario: Scenario, variant: Variant, filter: EventFilter | null
       return list;
     },
     maxStates: 6000,
+    ...(symmetry ? { symmetry: servingSymmetry(scenario) } : {}),
   });
   const { states, transitions, depth } = r.stats;
   const traces = r.violations.map((v) => `${v.name}:${v.trace.map((s) => s.event?.type).join()}`);
@@ -99,6 +106,18 @@ describe('eventFilter', () => {
       const all = search(scenario, variant);
       const fewer = search(scenario, variant, filterOf(scenario, variant));
       expect(all.counts.states).toBeGreaterThan(100);
+      expect(fewer.counts).toEqual(all.counts);
+      expect(fewer.traces).toEqual(all.traces);
+      expect(fewer.offered).toBeLessThan(all.offered);
+    },
+  );
+
+  it.each([incident3, incidentLarge].map((s) => [s.name, s] as const))(
+    'changes nothing on %s under symmetry (images move regions between requests)',
+    (_name, scenario) => {
+      const v = variantNamed('fixed');
+      const all = search(scenario, v, null, true);
+      const fewer = search(scenario, v, filterOf(scenario, v), true);
       expect(fewer.counts).toEqual(all.counts);
       expect(fewer.traces).toEqual(all.traces);
       expect(fewer.offered).toBeLessThan(all.offered);
