@@ -57,6 +57,8 @@ export type {
   StatechartTransition,
 } from './statechart.ts';
 export { type Stepper, type StepperOptions, stepper } from './stepper.ts';
+/** XState's event descriptor match (exact, `*`, or `prefix.*`), for readers of a statechart. */
+export { matchesEventDescriptor } from './structure.ts';
 export type {
   ActiveNode,
   EventSource,

@@ -36,11 +36,11 @@ import { faultGuards, faultPossible, switchGuards } from '../../../machines/serv
 import type { Variant } from '../../../machines/variants.ts';
 import {
   type GuardTerm,
+  matchesEventDescriptor,
   readStatechart,
   type StatechartNode,
   type StatechartTransition,
 } from '../../engine/index.ts';
-import { matchesEventDescriptor } from '../../engine/structure.ts';
 import { switchValue } from '../../paths/guards.ts';
 
 type Truth = boolean | undefined;
