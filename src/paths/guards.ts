@@ -79,6 +79,13 @@ export function compileGuard(term: GuardTerm | undefined, chart: Chart): Guard {
   return term ? compileTerm(term, chart) : { op: 'const', value: true };
 }
 
+/** Kleene's `and` or `or` of `vs`: decided by a dominant value, else unknown if any is. */
+export function kleene(op: 'and' | 'or', vs: readonly Truth[]): Truth {
+  const dominant = op === 'or';
+  if (vs.includes(dominant)) return dominant;
+  return vs.includes(undefined) ? undefined : !dominant;
+}
+
 /** Kleene evaluation of `g` in `config`, data guards read from `facts` (absent: unknown). */
 export function evaluate(g: Guard, config: Config, facts: Facts): Truth {
   if (g.op === 'const') return g.value;
@@ -86,9 +93,7 @@ export function evaluate(g: Guard, config: Config, facts: Facts): Truth {
   if (g.op === 'in') return isActive(config, g.node);
   const vs = g.args.map((a) => evaluate(a, config, facts));
   if (g.op === 'not') return vs[0] === undefined ? undefined : !vs[0];
-  const dominant = g.op === 'or';
-  if (vs.includes(dominant)) return dominant;
-  return vs.includes(undefined) ? undefined : !dominant;
+  return kleene(g.op, vs);
 }
 
 function openAtom(g: Guard, facts: Facts): string | undefined {

@@ -17,24 +17,27 @@ import type { RequestId } from '../../../machines/scenario.ts';
 import { type ActiveNode, type AnySnapshot, activeNodesOf } from '../../engine/index.ts';
 import type { EventFilter } from './unreachableEvents.ts';
 
-/** What is offered: the event types, and one event object per (request, type). */
+const external = new Set<string>(externalEventTypes);
+
+/** What is offered: one event object per (request, type), less what a filter leaves out. */
 interface Offer {
-  /** The external types offered where handled (all but those left out). */
-  readonly types: ReadonlySet<string>;
   /** What leaves out the events no transition can take where they are handled; null: none. */
   readonly filter: EventFilter | null;
   /** The event of `type` for request `rid`, shared by every configuration that offers it. */
   readonly eventOf: (type: ExternalEvent['type'], rid: RequestId) => ExternalEvent;
 }
 
-/** The events of request `rid`: every offered type its active nodes handle, in type order. */
+/**
+ * The events of request `rid`: every external type its active nodes handle and the filter does
+ * not leave out, in type order.
+ */
 function eventsOf(nodes: readonly ActiveNode[], rid: RequestId, offer: Offer): ExternalEvent[] {
   const types = new Set<string>();
   const active = new Set<string>();
   for (const node of nodes) {
     if (node.path[0] !== rid) continue;
     active.add(node.path.join('.'));
-    for (const t of node.ownEvents) if (offer.types.has(t)) types.add(t);
+    for (const t of node.ownEvents) if (external.has(t)) types.add(t);
   }
   const filter = offer.filter;
   return externalEventTypes
@@ -104,11 +107,7 @@ export function servingEvents(
     shared.set(key, event);
     return event;
   };
-  const offer: Offer = {
-    types: new Set(externalEventTypes.filter((t) => filter === null || !filter.leftOut.has(t))),
-    filter,
-    eventOf,
-  };
+  const offer: Offer = { filter, eventOf };
   const byRegion = rids.map(() => new Map<unknown, readonly ExternalEvent[]>());
   return (snapshot) => {
     const key: unknown = snapshot.value;

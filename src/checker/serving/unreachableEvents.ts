@@ -41,13 +41,12 @@ import {
   type StatechartNode,
   type StatechartTransition,
 } from '../../engine/index.ts';
-import { switchValue } from '../../paths/guards.ts';
-
-type Truth = boolean | undefined;
+import { kleene, switchValue, type Truth } from '../../paths/guards.ts';
+import { descendants } from '../../paths/statechart.ts';
 
 /** What the offer leaves out: types never taken, and events a configuration cannot take. */
 export interface EventFilter {
-  /** Types no transition can take in any state (not offered at all). */
+  /** Types no transition can take in any state (`mayTake` is false for them everywhere). */
   readonly leftOut: ReadonlySet<ExternalEvent['type']>;
   /**
    * Whether an event of `type` for request `rid` may be taken where `rid`'s active state nodes
@@ -72,25 +71,13 @@ interface Handler {
   readonly transitions: readonly StatechartTransition[];
 }
 
-function* nodesOf(node: StatechartNode): Generator<StatechartNode> {
-  yield node;
-  for (const child of Object.values(node.states)) yield* nodesOf(child);
-}
-
-function kleene(op: 'and' | 'or', vs: readonly Truth[]): Truth {
-  const dominant = op === 'or';
-  if (vs.includes(dominant)) return dominant;
-  return vs.includes(undefined) ? undefined : !dominant;
-}
-
 /**
- * The guards of `machine` for `scenario` under `variant`, read as the module doc says:
- * `truth(term, reading)` is false or true where the names, the scenario, the variant and the
- * reading decide it, else undefined.
+ * The guards of a machine with state nodes `nodes`, for `scenario` under `variant`, read as the
+ * module doc says: `truth(term, reading)` is false or true where the names, the scenario, the
+ * variant and the reading decide it, else undefined.
  */
-function guardReader(machine: ServingMachine, scenario: Scenario, variant: Variant) {
-  const pathOf = new Map<string, string[]>();
-  for (const node of nodesOf(readStatechart(machine))) pathOf.set(node.id, [...node.path]);
+function guardReader(nodes: readonly StatechartNode[], scenario: Scenario, variant: Variant) {
+  const pathOf = new Map(nodes.map((node) => [node.id, node.path]));
   const truth = (term: GuardTerm | undefined, at: Reading): Truth => {
     if (term === undefined) return true;
     switch (term.kind) {
@@ -127,12 +114,12 @@ function guardReader(machine: ServingMachine, scenario: Scenario, variant: Varia
 }
 
 /**
- * Every node's transitions by the external event types they handle (a wildcard descriptor,
+ * The transitions of `nodes` by the external event types they handle (a wildcard descriptor,
  * `*` or `prefix.*`, handles every type it matches, as XState selects).
  */
-function handlersOf(machine: ServingMachine): ReadonlyMap<string, readonly Handler[]> {
+function handlersOf(nodes: readonly StatechartNode[]): ReadonlyMap<string, readonly Handler[]> {
   const byType = new Map<string, Handler[]>();
-  for (const node of nodesOf(readStatechart(machine))) {
+  for (const node of nodes) {
     for (const [descriptor, transitions] of node.transitions) {
       for (const type of externalEventTypes) {
         if (!matchesEventDescriptor(type, descriptor)) continue;
@@ -158,8 +145,10 @@ export function eventFilter(
   scenario: Scenario,
   variant: Variant,
 ): EventFilter {
-  const truth = guardReader(machine, scenario, variant);
-  const byType = handlersOf(machine);
+  const root = readStatechart(machine);
+  const nodes = [root, ...descendants(root)];
+  const truth = guardReader(nodes, scenario, variant);
+  const byType = handlersOf(nodes);
   const mayFire = (h: Handler, at: Reading) =>
     h.transitions.some((t) => truth(t.guard, at) !== false);
   const anywhere: Reading = { rid: null, active: null };
