@@ -182,7 +182,7 @@ class View implements ConfigView {
  * Configurations (or subtree configurations) by a 32-bit hash of their flags, with the items of
  * one hash in a list on a collision.
  */
-class Buckets<T extends Flagged> {
+export class Buckets<T extends Flagged> {
   private readonly map = new Map<number, T | T[]>();
 
   /** The item with hash `h` whose flags are those of `flags` from `from` on, and `done`. */

@@ -14,11 +14,20 @@
  * bytes as a fixed record) packs into 155 bytes on average. A frontier of millions of states is what a
  * breadth-first level holds, so that is the difference between fitting in memory and not.
  */
-import type { ConfigView, EngineState, ViewCache } from './configView.ts';
+import { Buckets, type ConfigView, type EngineState, type ViewCache } from './configView.ts';
+import { ByteSlab } from './slab.ts';
 import type { VectorContext } from './vectorContext.ts';
 
 /** What a record keeps of a configuration: its node flags (0 or 1 each) and its done bit. */
 export type Flagged = Pick<ConfigView, 'flags' | 'done'>;
+
+/** A configuration read before: its flags as a record packs them, and its view. */
+interface PackedView {
+  /** The packed flag bytes (what `Buckets` compares with a record's). */
+  readonly flags: Uint8Array;
+  readonly done: boolean;
+  readonly view: ConfigView;
+}
 
 /** Bytes before the flags: index, length and done. */
 const head = 7;
@@ -32,6 +41,14 @@ export class StateRecords {
   /** The flags and the words of the last record read (`read`), reused by every read. */
   private readonly flags: Uint8Array;
   private readonly scratch: Int32Array;
+  /**
+   * The views `read` has found, by their packed flags and done bit, for the view cache they
+   * belong to (`packedOf`): a record's configuration is then found from its flag bytes, a few
+   * dozen, instead of unpacking one flag per node and comparing those.
+   */
+  private packed = new Buckets<PackedView>();
+  private packedOf: ViewCache | null = null;
+  private readonly packedSlab = new ByteSlab();
 
   constructor(
     private readonly nodes: number,
@@ -111,9 +128,32 @@ export class StateRecords {
     views: ViewCache,
     template: VectorContext,
   ): EngineState & { readonly context: VectorContext } {
-    const flags = this.flags;
+    return {
+      view: this.viewAt(bytes, at, views),
+      context: { ...template, words: this.wordsAt(bytes, at) },
+    };
+  }
+
+  /** The view of the configuration of the record at byte `at` of `bytes`, from `views`. */
+  private viewAt(bytes: Uint8Array, at: number, views: ViewCache): ConfigView {
+    if (this.packedOf !== views) {
+      this.packed = new Buckets<PackedView>();
+      this.packedOf = views;
+    }
     const p = at + head;
     const done = bytes[at + 6] === 1;
+    const h = packedHash(bytes, p, this.flagBytes, done);
+    const known = this.packed.find(h, bytes, p, done);
+    if (known !== undefined) return known.view;
+    const view = this.unpackedView(bytes, p, done, views);
+    const flags = this.packedSlab.copy(bytes.subarray(p, p + this.flagBytes));
+    this.packed.add(h, { flags, done, view });
+    return view;
+  }
+
+  /** The view of the flags packed at byte `p` of `bytes`, unpacked one node at a time. */
+  private unpackedView(bytes: Uint8Array, p: number, done: boolean, views: ViewCache): ConfigView {
+    const flags = this.flags;
     // The configuration's Zobrist hash is summed while unpacking, as `ViewCache.zobrist` would.
     const zobristWords = views.words;
     let zobrist = done ? views.doneWord : 0;
@@ -122,10 +162,7 @@ export class StateRecords {
       flags[n] = bit;
       zobrist ^= (zobristWords[n] as number) & -bit;
     }
-    return {
-      view: views.of(flags, done, zobrist),
-      context: { ...template, words: this.wordsAt(bytes, at) },
-    };
+    return views.of(flags, done, zobrist);
   }
 
   /**
@@ -153,6 +190,13 @@ export class StateRecords {
     }
     return words;
   }
+}
+
+/** A 32-bit FNV-1a hash of the `n` bytes from `p` of `bytes` and of `done`. */
+export function packedHash(bytes: Uint8Array, p: number, n: number, done: boolean): number {
+  let h = done ? 0x050c5d1f : 0x811c9dc5;
+  for (let i = 0; i < n; i++) h = Math.imul(h ^ (bytes[p + i] as number), 0x01000193);
+  return h;
 }
 
 /** Packs `nodes` flags (0 or 1 each) into bits at byte `at` of `out`, eight a byte, no branch. */

@@ -14,7 +14,7 @@ import { compileMachine } from '../../src/engine/compiledMachine.ts';
 import type { ConfigView, ViewCache } from '../../src/engine/configView.ts';
 import { viewsOf } from '../../src/engine/configView.ts';
 import { initialState } from '../../src/engine/initialState.ts';
-import { RecordBytes, StateRecords } from '../../src/engine/stateRecords.ts';
+import { packedHash, RecordBytes, StateRecords } from '../../src/engine/stateRecords.ts';
 import type { VectorContext } from '../../src/engine/vectorContext.ts';
 import { pinnedSeed } from '../seed.ts';
 
@@ -83,6 +83,76 @@ test.prop([layoutArb], { seed, numRuns: 300 })(
     });
   },
 );
+
+/** A view cache like `anyViews` that counts the views it is asked for. */
+function countingViews(): { views: ViewCache; asked: () => number } {
+  let asked = 0;
+  const views = {
+    words: new Int32Array(300),
+    doneWord: 0,
+    of: (flags: Uint8Array, done: boolean) => {
+      asked++;
+      return { flags: flags.slice(), done } as ConfigView;
+    },
+  } as unknown as ViewCache;
+  return { views, asked: () => asked };
+}
+
+/** The flags of `nodes` nodes whose packed bytes are `bytes` (bit i of byte b: node 8b + i). */
+const unpacked = (bytes: readonly number[]) =>
+  Uint8Array.from(
+    { length: bytes.length * 8 },
+    (_, n) => ((bytes[n >>> 3] as number) >>> (n & 7)) & 1,
+  );
+
+it('asks the view cache once per configuration, and then reads the view it gave', () => {
+  const records = new StateRecords(20, 3);
+  const { views, asked } = countingViews();
+  const configs = [
+    { flags: Uint8Array.from({ length: 20 }, (_, n) => n % 2), done: false },
+    { flags: Uint8Array.from({ length: 20 }, (_, n) => n % 2), done: true },
+    { flags: Uint8Array.from({ length: 20 }, (_, n) => (n % 3 === 0 ? 1 : 0)), done: false },
+  ] as ConfigView[];
+  const out = new RecordBytes(1);
+  const starts: number[] = [];
+  for (let round = 0; round < 3; round++) {
+    for (const view of configs) {
+      starts.push(out.append(records, 0, view, Int32Array.of(round, 0, -round)));
+    }
+  }
+  const read = starts.map((at) => records.read(out.data, at, views, { words: new Int32Array(0) }));
+  expect(asked()).toBe(3);
+  read.forEach((state, k) => {
+    const config = configs[k % 3] as ConfigView;
+    expect(state.view).toBe(read[k % 3]?.view);
+    expect(Array.from(state.view.flags)).toEqual(Array.from(config.flags));
+    expect(state.view.done).toBe(config.done);
+  });
+  // Another view cache (another machine's) is asked afresh.
+  const other = countingViews();
+  records.read(out.data, starts[0] as number, other.views, { words: new Int32Array(0) });
+  expect(other.asked()).toBe(1);
+});
+
+it('tells apart two configurations whose packed flags hash alike', () => {
+  const a = [195, 50, 18, 111, 81, 99];
+  const b = [203, 226, 210, 203, 157, 171];
+  expect(packedHash(Uint8Array.from(a), 0, 6, false)).toBe(
+    packedHash(Uint8Array.from(b), 0, 6, false),
+  );
+  const records = new StateRecords(48, 1);
+  const { views, asked } = countingViews();
+  const out = new RecordBytes(1);
+  const atA = out.append(records, 0, { flags: unpacked(a), done: false }, Int32Array.of(1));
+  const atB = out.append(records, 1, { flags: unpacked(b), done: false }, Int32Array.of(2));
+  for (let round = 0; round < 2; round++) {
+    const readA = records.read(out.data, atA, views, { words: new Int32Array(0) });
+    const readB = records.read(out.data, atB, views, { words: new Int32Array(0) });
+    expect(Array.from(readA.view.flags)).toEqual(Array.from(unpacked(a)));
+    expect(Array.from(readB.view.flags)).toEqual(Array.from(unpacked(b)));
+  }
+  expect(asked()).toBe(2);
+});
 
 it('refuses a layout whose records could pass 64 KiB', () => {
   expect(() => new StateRecords(10, 20_000)).toThrow(/exceed 64 KiB/);
