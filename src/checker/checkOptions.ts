@@ -64,9 +64,10 @@ export interface CheckOptions {
   readonly workers?: number;
   /**
    * With `workers` above 1 (see the engine's `WorkerOptions`): the workers start with the
-   * search and take over at the first level of `early` states (@default 512) once they have
-   * started, or of `from` states (@default 4096) in any case; the main thread sends a worker
-   * `chunk` states at a time (@default 1024). Tuning only; the result does not depend on them.
+   * search, or once it has stored `start` states (@default 0), and take over at the first level
+   * of `early` states (@default 512) once they have started, or of `from` states (@default
+   * 4096) in any case; the main thread sends a worker `chunk` states at a time (@default 1024).
+   * Tuning only; the result does not depend on them.
    */
   readonly workerLevels?: WorkerLevels;
   /**
@@ -96,11 +97,16 @@ export interface ResolvedCheckOptions {
   readonly workerLevels: WorkerLevels;
 }
 
-/** When the worker threads take over, and how much they are sent at a time (`CheckOptions`). */
+/**
+ * When the worker threads start and take over, and how much they are sent at a time
+ * (`CheckOptions`; the engine's `WorkerOptions` says what each means).
+ */
 export interface WorkerLevels {
   readonly from?: number;
   readonly early?: number;
   readonly chunk?: number;
+  /** States stored before the workers start; 0, the default, starts them with the search. */
+  readonly start?: number;
 }
 
 /**
@@ -229,7 +235,7 @@ const checkOptionNames: readonly string[] = Object.keys(withCheckDefaults());
  * Fills in every default of `options`. Throws a plain `Error` naming an option `CheckOptions`
  * does not have (a JavaScript caller's `search: 'depth'` would otherwise run breadth first,
  * silently; an option set to undefined counts as not given), when `workers` or a
- * `workerLevels` value is not a whole number of at least 1, and, naming the options, when
+ * `workerLevels` value is not a whole number of at least 1 (0 for `start`), and, naming the options, when
  * options are combined that do not combine (`optionConflicts`): fast-engine options (`symmetry`,
  * `exact`, `order: 'depth'`, `por`, `maxMemory`) with the reference engine, which would
  * otherwise silently ignore them; `workers` above 1 with what needs one thread; `por` with a
@@ -244,8 +250,9 @@ export function resolveCheckOptions(options: CheckOptions = {}): ResolvedCheckOp
   }
   const resolved = withCheckDefaults(options);
   for (const [name, n] of Object.entries(resolved.workerLevels)) {
-    if (!Number.isInteger(n) || n < 1) {
-      throw new Error(`workerLevels.${name} must be a whole number of at least 1, not ${n}`);
+    const least = name === 'start' ? 0 : 1;
+    if (!Number.isInteger(n) || n < least) {
+      throw new Error(`workerLevels.${name} must be a whole number of at least ${least}, not ${n}`);
     }
   }
   if (!Number.isInteger(resolved.workers) || resolved.workers < 1) {

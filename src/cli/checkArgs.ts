@@ -2,6 +2,7 @@
  * The search options `check`, `report` and `all` share: declared once (so their `--help`
  * documents the same bounds with the same defaults) and parsed once into `CheckOptions`.
  */
+import { availableParallelism } from 'node:os';
 import type { Command } from 'commander';
 import {
   type CheckOptions,
@@ -38,18 +39,47 @@ export interface SearchArgs {
 /** Declares `--workers` on `command` (`check`); returns it for chaining. `workersFrom` parses it. */
 export function withWorkersOption(command: Command): Command {
   return command.option(
-    '--workers <n>',
-    'fast engine, breadth first, fingerprints: expand large levels on n threads; same result (default: 1)',
+    '--workers <n|auto>',
+    `fast engine, breadth first, fingerprints: expand large levels on n threads; same result. auto: the machine's cores (at most ${autoWorkersMost}) once a search has stored ${autoWorkersStart.toLocaleString('en-US')} states, one thread before and for searches that need one (default: auto)`,
   );
 }
 
+/** `--workers auto`: the most threads it takes. */
+export const autoWorkersMost = 8;
+
+/**
+ * `--workers auto`: the states a search stores on one thread before the workers start. Below
+ * it a search runs on one thread and pays nothing for them; on two cores, two workers took
+ * longer than one thread on a space of 93,213 states and 1.7–1.8× less time on one of two
+ * million (docs/performance.md, "Several cores").
+ */
+export const autoWorkersStart = 250_000;
+
+/** The threads of a check and when they start (`CheckOptions.workers` and `workerLevels`). */
+export type WorkersChoice = Pick<CheckOptions, 'workers' | 'workerLevels'>;
+
 /**
  * The worker threads `--workers` asks for, checked against the other search options: a whole
- * number of at least 1, and above 1 only for the fast engine's breadth-first fingerprint search.
- * Throws `UsageError` (exit 2) otherwise.
+ * number of at least 1, above 1 only for the fast engine's breadth-first fingerprint search, or
+ * `auto` (the default, `text` undefined): `cores` threads (the machine's, at most
+ * `autoWorkersMost`) starting once the search has stored `autoWorkersStart` states, or one
+ * thread where the other options need one or there is one core. Throws `UsageError` (exit 2)
+ * otherwise.
  */
-export function workersFrom(text: string | undefined, search: CheckOptions): number {
-  if (text === undefined) return 1;
+export function workersFrom(
+  text: string | undefined,
+  search: CheckOptions,
+  cores: number = availableParallelism(),
+): WorkersChoice {
+  if (text === undefined || text.trim() === 'auto') {
+    const count = Math.min(cores, autoWorkersMost);
+    const conflict = conflictOf({ ...search, workers: 2 }, 'workers');
+    if (count < 2 || conflict) return { workers: 1 };
+    return { workers: count, workerLevels: { start: autoWorkersStart } };
+  }
+  if (!/^\s*\d+\s*$/.test(text)) {
+    throw new UsageError(`--workers: must be a whole number >= 1 or auto (got "${text}")`);
+  }
   const workers = wholeNumber('--workers', text, 1);
   const conflict = conflictOf({ ...search, workers }, 'workers');
   if (conflict) {
@@ -57,7 +87,7 @@ export function workersFrom(text: string | undefined, search: CheckOptions): num
       `--workers ${workers} needs the fast engine's breadth-first fingerprint search; not with ${conflict.map(flagOf).join(', ')}`,
     );
   }
-  return workers;
+  return { workers };
 }
 
 /** How the command line names each option that does not combine with every other. */

@@ -169,7 +169,7 @@ export async function runCheck(args: CheckArgs, io: Io): Promise<number> {
       results.push(
         await checkAsync(scenario, variant, {
           ...search,
-          workers,
+          ...workers,
           signal: interrupt.signal,
           ...(properties.length > 0 ? { properties } : {}),
           ...(progress

@@ -15,7 +15,7 @@ import { initialState } from './initialState.ts';
 import { expandOnWorkers, WorkerPool } from './parallel.ts';
 import { Search } from './search.ts';
 import { rebuildTrace } from './trace.ts';
-import type { ExploreOptions, ExploreResult, Violation } from './types.ts';
+import type { ExploreOptions, ExploreResult, Violation, WorkerOptions } from './types.ts';
 
 function violationsOf<C, E extends EventObject>(
   search: Search<C, E>,
@@ -89,16 +89,32 @@ function* searching<C, E extends EventObject>(
   sliceMs: number,
 ): Generator<Step, void> {
   const workers = search.options.workers;
-  // Started first, so that the threads build their run while the first levels are searched.
-  const pool = workers !== undefined && workers.count > 1 ? new WorkerPool(workers) : null;
-  if (pool !== null) search.workersReady = () => pool.ready;
+  const wanted = workers !== undefined && workers.count > 1 ? workers : null;
+  // Started first by default, so that the threads build their run while the first levels are
+  // searched; with `start`, between slices once the search has stored that many states.
+  let pool = wanted !== null && (wanted.start ?? 0) === 0 ? startPool(search, wanted) : null;
   try {
     search.start(initial);
-    while (!search.advance(performance.now() + sliceMs)) yield;
+    while (!search.advance(performance.now() + sliceMs)) {
+      if (pool === null && wanted !== null && search.store.size >= (wanted.start ?? 0)) {
+        pool = startPool(search, wanted);
+      }
+      yield;
+    }
     if (search.handed && pool !== null) yield expandOnWorkers(search, pool);
   } finally {
     if (pool !== null) yield pool.terminate();
   }
+}
+
+/** Starts the worker threads of `search` and tells it they have. */
+function startPool<C, E extends EventObject>(
+  search: Search<C, E>,
+  workers: WorkerOptions,
+): WorkerPool {
+  const pool = new WorkerPool(workers);
+  search.startedWorkers(() => pool.ready);
+  return pool;
 }
 
 /** The whole of `explore`, yielding between slices of `sliceMs` (Infinity: never). */

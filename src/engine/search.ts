@@ -128,6 +128,8 @@ export class Search<C, E extends EventObject> {
     private readonly stopWhenAllViolated = false,
   ) {
     refuseUnknown(options);
+    const workers = options.workers;
+    if (workers !== undefined && workers.count > 1) this.workersDue = workers.start ?? 0;
     this.views = viewsOf(m);
     this.interp = new Interpreter(m, this.views);
     this.store = this.newStore(false);
@@ -237,9 +239,10 @@ export class Search<C, E extends EventObject> {
   }
 
   /**
-   * Expands states until the search is over (returns true) or the clock passes `until`, a
-   * `performance.now()` time (returns false; call again to go on). The clock is read every 128
-   * expansions, so a slice may overrun `until` by that many.
+   * Expands states until the search is over (returns true), the clock passes `until`, a
+   * `performance.now()` time, or the worker threads are due to start (`WorkerOptions.start`)
+   * (returns false; call again to go on). The clock is read every 128 expansions, so a slice
+   * may overrun `until` by that many.
    */
   advance(until: number): boolean {
     const depthFirst = this.options.order === 'depth';
@@ -267,6 +270,8 @@ export class Search<C, E extends EventObject> {
         this.tick(this.level.length + this.next.length);
       }
       if ((this.expanded & 127) === 0 && performance.now() >= until) return false;
+      // Returns for the caller to start the worker threads (see `workersDue`).
+      if (this.store.size >= this.workersDue) return false;
     }
     return true;
   }
@@ -372,15 +377,33 @@ export class Search<C, E extends EventObject> {
   }
 
   /**
-   * Whether the worker threads (`options.workers`) have started; the caller that starts them
-   * sets it (`explore.ts`).
+   * Whether the worker threads (`options.workers`) have all built their run (`startedWorkers`).
    */
   workersReady: () => boolean = () => false;
+
+  /** Whether the worker threads have been started (`startedWorkers`). */
+  workersStarted = false;
+
+  /**
+   * The number of stored states at which `advance` returns for the worker threads to be
+   * started (`WorkerOptions.start`); infinite without workers or once they have started.
+   */
+  private workersDue = Number.POSITIVE_INFINITY;
+
+  /**
+   * Records that the caller (`explore.ts`) has started the worker threads; `ready` says when
+   * they have all built their run.
+   */
+  startedWorkers(ready: () => boolean): void {
+    this.workersStarted = true;
+    this.workersReady = ready;
+    this.workersDue = Number.POSITIVE_INFINITY;
+  }
 
   /** Whether a next level of `size` states goes to the worker threads (see `WorkerOptions`). */
   private handsOver(size: number): boolean {
     const w = this.options.workers;
-    if (w === undefined || w.count <= 1) return false;
+    if (w === undefined || w.count <= 1 || !this.workersStarted) return false;
     if (size >= (w.from ?? 4096)) return true;
     return size >= (w.early ?? 512) && this.workersReady();
   }

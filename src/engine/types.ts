@@ -288,6 +288,13 @@ export interface WorkerOptions {
   readonly from?: number;
   /** See `from`. @default 512 */
   readonly early?: number;
+  /**
+   * The workers start once the search has stored this many states, instead of with it: a
+   * search that ends before runs on one thread and pays nothing for them (their code, their
+   * start-up, their cold caches). `from` and `early` count from there: no level is handed over
+   * before the workers start. @default 0 (they start with the search)
+   */
+  readonly start?: number;
   /** States per chunk. @default 1024 */
   readonly chunk?: number;
 }

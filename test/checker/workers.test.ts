@@ -81,11 +81,15 @@ describe('the level the workers take over at', () => {
   const compiled = compileMachine(machine);
   const recipe = { module: 'unused', name: 'unused', arg: null };
 
-  /** The size of the level a search hands over with `levels` (0: it runs to the end itself). */
-  function handedOver(levels: Partial<WorkerOptions>, started: boolean): number {
-    const workers: WorkerOptions = { count: 2, recipe, ...levels };
+  /**
+   * The size of the level a search hands over with `levels` (0: it runs to the end itself),
+   * with its workers `ready` or still starting, or (`started` false) not started at all.
+   */
+  function handedOver(levels: Partial<WorkerOptions>, ready: boolean, started = true): number {
+    const start = started ? 0 : Number.POSITIVE_INFINITY;
+    const workers: WorkerOptions = { count: 2, recipe, start, ...levels };
     const search = new Search(compiled, { events: servingEvents(['a1', 'b1']), workers });
-    search.workersReady = () => started;
+    if (started) search.startedWorkers(() => ready);
     search.start(initialState(machine, compiled, search.views, undefined));
     expect(search.advance(Number.POSITIVE_INFINITY)).toBe(true);
     return search.handed?.length ?? 0;
@@ -101,6 +105,52 @@ describe('the level the workers take over at', () => {
     expect(handedOver({ from: 10_000, early: 20 }, false)).toBe(0);
     expect(handedOver({ from: 30, early: 10_000 }, false)).toBeGreaterThanOrEqual(30);
   });
+
+  it('is none before the workers are started, whatever the level', () => {
+    expect(handedOver({ from: 30, early: 20 }, true, false)).toBe(0);
+  });
+});
+
+describe('workers that start late (`start`)', () => {
+  const machine = createServingMachine(incident, variantNamed('fixed'));
+  const events = servingEvents(incident.requests.map((r) => r.id));
+  // A recipe no worker can build: the search rejects if and only if the workers start.
+  const broken = {
+    module: new URL('../../src/checker/check.ts', import.meta.url).href,
+    name: 'noSuchRecipe',
+    arg: null,
+  };
+
+  it('are never started by a search that stores fewer states, which runs on one thread', async () => {
+    const one = await exploreAsync(machine, { events });
+    const late = await exploreAsync(
+      machine,
+      { events, workers: { count: 2, recipe: broken, from: 8, start: 100_000 } },
+      1,
+    );
+    expect(late.status).toBe('ok');
+    expect(late.stats).toEqual({ ...one.stats, ms: late.stats.ms });
+  });
+
+  it('are started once the search has stored that many states, within a slice', async () => {
+    // Slices of a minute: the search stops for the workers, not for the clock.
+    const run = exploreAsync(
+      machine,
+      { events, workers: { count: 2, recipe: broken, from: 8, start: 50 } },
+      60_000,
+    );
+    await expect(run).rejects.toThrow(/exports no function noSuchRecipe/);
+  }, 60_000);
+
+  it('give the one-thread result when they take over', async () => {
+    const v = variantNamed('incident-2026');
+    const one = await checkAsync(incident, v);
+    const late = await checkAsync(incident, v, {
+      workers: 2,
+      workerLevels: { start: 1, from: 8, chunk: 16 },
+    });
+    expect(timeless(late)).toEqual(timeless(one));
+  }, 60_000);
 });
 
 describe('a worker that fails', () => {
@@ -139,6 +189,10 @@ describe('options the parallel search refuses', () => {
     [{ workers: 2, order: 'depth' }, /not with order depth/],
     [{ workers: 2, engine: 'graph' }, /not with the graph engine/],
     [{ workers: 2, workerLevels: { chunk: 0 } }, /workerLevels.chunk must be a whole number/],
+    [
+      { workers: 2, workerLevels: { start: -1 } },
+      /workerLevels.start must be a whole number of at least 0, not -1/,
+    ],
   ] as [CheckOptions, RegExp][])('%j', async (options, message) => {
     await expect(checkAsync(incident, fixed, options)).rejects.toThrow(message);
   });

@@ -6,6 +6,7 @@
  * states, states per second, queue and heap, and is never printed with `--json`.
  */
 import { describe, expect, it } from 'vitest';
+import { autoWorkersMost, autoWorkersStart, workersFrom } from '../../src/cli/checkArgs.ts';
 import { renderProgress } from '../../src/cli/render.ts';
 import { run, usageError } from './runCli.ts';
 
@@ -159,10 +160,43 @@ describe('--workers', () => {
 
   it.each([
     ['0', 'error: --workers: must be a whole number >= 1 (got "0")'],
-    ['two', 'error: --workers: must be a whole number >= 1 (got "two")'],
+    ['two', 'error: --workers: must be a whole number >= 1 or auto (got "two")'],
+    ['1.5', 'error: --workers: must be a whole number >= 1 or auto (got "1.5")'],
   ])('refuses --workers %s with one line and exit 2', async (value, line) => {
     const r = await run(...incidentFixed, '--workers', value);
     expect(usageError(r)).toBe(line);
+  });
+
+  it('gives the one-thread JSON with --workers auto too', async () => {
+    const one = await run(...incidentFixed, '--json', '--workers', '1');
+    const auto = await run(...incidentFixed, '--json', '--workers', 'auto');
+    expect(auto.code).toBe(0);
+    const counts = (out: string) => JSON.parse(out).results.map((r: { stats: object }) => r.stats);
+    expect(counts(auto.out).map(({ ms: _ms, ...s }: { ms: number }) => s)).toEqual(
+      counts(one.out).map(({ ms: _ms, ...s }: { ms: number }) => s),
+    );
+  });
+
+  it('auto, the default: the cores, at most eight, once a search has stored 250,000 states', () => {
+    const late = { workerLevels: { start: autoWorkersStart } };
+    expect(autoWorkersStart).toBe(250_000);
+    expect(workersFrom(undefined, {}, 2)).toEqual({ workers: 2, ...late });
+    expect(workersFrom('auto', {}, 4)).toEqual({ workers: 4, ...late });
+    expect(workersFrom('auto', {}, 64)).toEqual({ workers: autoWorkersMost, ...late });
+    expect(autoWorkersMost).toBe(8);
+  });
+
+  it('auto is one thread on one core and for searches that need one, without an error', () => {
+    expect(workersFrom('auto', {}, 1)).toEqual({ workers: 1 });
+    expect(workersFrom(undefined, { order: 'depth' }, 8)).toEqual({ workers: 1 });
+    expect(workersFrom(undefined, { exact: true }, 8)).toEqual({ workers: 1 });
+    expect(workersFrom(undefined, { engine: 'graph' }, 8)).toEqual({ workers: 1 });
+    expect(workersFrom(undefined, { por: true }, 8)).toEqual({ workers: 1 });
+  });
+
+  it('a number is that many threads from the start of the search', () => {
+    expect(workersFrom('3', {}, 2)).toEqual({ workers: 3 });
+    expect(workersFrom('1', { order: 'depth' }, 2)).toEqual({ workers: 1 });
   });
 
   it.each([
