@@ -280,13 +280,13 @@ function compareWithManifest(r: ScenarioResult): Comparison {
  */
 export async function runAll(
   io: Io,
-  args: SearchArgs & { readonly out: string },
+  args: SearchArgs & { readonly out: string; readonly workers?: string },
   version: string,
 ): Promise<number> {
   checkOutputPaths([{ flag: '--out', kind: 'folder', path: args.out }]);
   const variants = resolveVariants([]);
   const options = searchOptionsFrom(args);
-  const results = checkRuns(scenarios, variants, options);
+  const results = await checkRuns(scenarios, variants, options, workersFrom(args.workers, options));
   const reproduce: ScenarioArgs = new Map();
   io.out('kvcheck: every built-in scenario under every built-in variant\n\n');
   io.out(`${renderVerdictTable(results, io.colour, (r) => compareWithManifest(r).label)}\n\n`);

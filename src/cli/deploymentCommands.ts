@@ -9,7 +9,7 @@ import { mappingHeader, mappingRows } from '../deployment/explain.ts';
 import { type LintReport, lintDeployment } from '../deployment/lint.ts';
 import { loadDeploymentFile } from '../deployment/loadDeployment.ts';
 import { reportInputFrom } from '../export/buildReport.ts';
-import { searchOptionsFrom } from './checkArgs.ts';
+import { searchOptionsFrom, workersFrom } from './checkArgs.ts';
 import { exitCode, exitCodeOfResults } from './exitCodes.ts';
 import { renderLint } from './lintText.ts';
 import { checkOutputPaths } from './outputPaths.ts';
@@ -118,7 +118,12 @@ export async function runDeploymentReport(
   const plan = planDeploymentCheck(args.deployment, args);
   const variants = resolveVariants(args.variant.length > 0 ? args.variant : [plan.variant]);
   const options = searchOptionsFrom(args);
-  const results = checkRuns(plan.scenarios, variants, options);
+  const results = await checkRuns(
+    plan.scenarios,
+    variants,
+    options,
+    workersFrom(args.workers, options),
+  );
   const input = await reportInputFrom({
     scenarios: plan.scenarios,
     variants,

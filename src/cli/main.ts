@@ -181,21 +181,27 @@ function program(io: Io, setCode: (code: number) => void, argvText: string): Com
     )
     .option('--json', 'print the paths as JSON', false)
     .action((opts) => setCode(runPaths(opts, io)));
-  withSearchOptions(
-    cli
-      .command('all')
-      .description('check every built-in scenario × variant against the manifest; write the report')
-      .option('--out <dir>', 'where to write report.md and report.html', defaultReportDir),
-  ).action(async (opts) => setCode(await runAll(io, opts, reportVersion())));
-  withPorOption(
+  withWorkersOption(
     withSearchOptions(
       cli
-        .command('report')
-        .description('check scenarios × variants and write report.md and report.html')
-        .option('--scenario <name>', 'built-in scenario (repeatable; default: all)', collect, [])
-        .option('--config <file>', 'scenario file, YAML or JSON (repeatable)', collect, [])
-        .option('--variant <name>', 'engine variant (repeatable; default: all)', collect, [])
-        .option('--out <dir>', 'folder for report.md and report.html', defaultReportDir),
+        .command('all')
+        .description(
+          'check every built-in scenario × variant against the manifest; write the report',
+        )
+        .option('--out <dir>', 'where to write report.md and report.html', defaultReportDir),
+    ),
+  ).action(async (opts) => setCode(await runAll(io, opts, reportVersion())));
+  withWorkersOption(
+    withPorOption(
+      withSearchOptions(
+        cli
+          .command('report')
+          .description('check scenarios × variants and write report.md and report.html')
+          .option('--scenario <name>', 'built-in scenario (repeatable; default: all)', collect, [])
+          .option('--config <file>', 'scenario file, YAML or JSON (repeatable)', collect, [])
+          .option('--variant <name>', 'engine variant (repeatable; default: all)', collect, [])
+          .option('--out <dir>', 'folder for report.md and report.html', defaultReportDir),
+      ),
     ),
   )
     .option(

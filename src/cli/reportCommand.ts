@@ -8,7 +8,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Scenario } from '../../machines/scenario.ts';
 import type { Variant } from '../../machines/variants.ts';
-import { check } from '../checker/check.ts';
+import { checkAsync } from '../checker/check.ts';
 import type { CheckOptions } from '../checker/checkOptions.ts';
 import type { ScenarioResult } from '../checker/outcome.ts';
 import { servingLivenessRun } from '../checker/serving/servingLiveness.ts';
@@ -16,7 +16,12 @@ import { type LivenessRuns, reportInputFrom } from '../export/buildReport.ts';
 import { reportHtml } from '../export/reportHtml.ts';
 import { reportMarkdown } from '../export/reportMarkdown.ts';
 import type { ReportInput, ReportSettings } from '../export/reportModel.ts';
-import { type SearchArgs, searchOptionsFrom } from './checkArgs.ts';
+import {
+  type SearchArgs,
+  searchOptionsFrom,
+  type WorkersChoice,
+  workersFrom,
+} from './checkArgs.ts';
 import { exitCodeOfResults } from './exitCodes.ts';
 import { checkOutputPaths, writeFailure } from './outputPaths.ts';
 import { renderVerdictTable, reproduceLine, type ScenarioArgs } from './render.ts';
@@ -25,6 +30,8 @@ import { type Io, resolveScenarios, resolveVariants, type SelectionArgs } from '
 /** Options of `kvcheck report`, as parsed from the command line. */
 export interface ReportArgs extends SelectionArgs, SearchArgs {
   readonly out: string;
+  /** Threads of the breadth-first search (`workersFrom`; default `auto`). */
+  readonly workers?: string;
 }
 
 /** Where `npm start` and a bare `kvcheck report` write. */
@@ -43,16 +50,25 @@ function writeReport(dir: string, name: string, text: string): string {
 
 /**
  * Checks every scenario × variant with `options` (the shared search options; see
- * `checkOptions.ts` for the defaults), each with its scenario's required witnesses.
+ * `checkOptions.ts` for the defaults) on the threads `workers` chooses (`workersFrom`: the
+ * results do not depend on them), one after the other, each with its scenario's required
+ * witnesses.
  */
-export function checkRuns(
+export async function checkRuns(
   scenarios: readonly Scenario[],
   variants: readonly Variant[],
   options: CheckOptions,
-): ScenarioResult[] {
-  return scenarios.flatMap((s) =>
-    variants.map((v) => check(s, v, { ...options, requiredWitnesses: s.witnesses })),
-  );
+  workers: WorkersChoice = {},
+): Promise<ScenarioResult[]> {
+  const results: ScenarioResult[] = [];
+  for (const s of scenarios) {
+    for (const v of variants) {
+      results.push(
+        await checkAsync(s, v, { ...options, ...workers, requiredWitnesses: s.witnesses }),
+      );
+    }
+  }
+  return results;
 }
 
 /**
@@ -134,7 +150,7 @@ export async function runReport(
   const { scenarios, reproduce } = resolveScenarios(args, io.err);
   const variants = resolveVariants(args.variant);
   const options = searchOptionsFrom(args);
-  const results = checkRuns(scenarios, variants, options);
+  const results = await checkRuns(scenarios, variants, options, workersFrom(args.workers, options));
   const input = await reportInputFrom({
     scenarios,
     variants,

@@ -82,22 +82,29 @@ type Step = Promise<void> | undefined;
 /**
  * Runs `search` from `initial` to its end, yielding after each slice of `sliceMs`, and then, if
  * it handed a level over (`options.workers`), the promise of the worker threads' search.
+ * `makePool` starts the worker threads (a test's stand-in may record when it is called).
  */
-function* searching<C, E extends EventObject>(
+export function* searching<C, E extends EventObject>(
   search: Search<C, E>,
   initial: EngineState,
   sliceMs: number,
+  makePool: (workers: WorkerOptions) => WorkerPool = (workers) => new WorkerPool(workers),
 ): Generator<Step, void> {
   const workers = search.options.workers;
   const wanted = workers !== undefined && workers.count > 1 ? workers : null;
+  const startPool = (w: WorkerOptions): WorkerPool => {
+    const pool = makePool(w);
+    search.startedWorkers(() => pool.settled);
+    return pool;
+  };
   // Started first by default, so that the threads build their run while the first levels are
-  // searched; with `start`, between slices once the search has stored that many states.
-  let pool = wanted !== null && (wanted.start ?? 0) === 0 ? startPool(search, wanted) : null;
+  // searched; with `start`, once the search has stored that many states (it returns for them).
+  let pool = wanted !== null && (wanted.start ?? 0) === 0 ? startPool(wanted) : null;
   try {
     search.start(initial);
     while (!search.advance(performance.now() + sliceMs)) {
       if (pool === null && wanted !== null && search.store.size >= (wanted.start ?? 0)) {
-        pool = startPool(search, wanted);
+        pool = startPool(wanted);
       }
       yield;
     }
@@ -105,16 +112,6 @@ function* searching<C, E extends EventObject>(
   } finally {
     if (pool !== null) yield pool.terminate();
   }
-}
-
-/** Starts the worker threads of `search` and tells it they have. */
-function startPool<C, E extends EventObject>(
-  search: Search<C, E>,
-  workers: WorkerOptions,
-): WorkerPool {
-  const pool = new WorkerPool(workers);
-  search.startedWorkers(() => pool.ready);
-  return pool;
 }
 
 /** The whole of `explore`, yielding between slices of `sliceMs` (Infinity: never). */

@@ -193,6 +193,11 @@ class Inbox {
     this.wake?.();
   }
 
+  /** Whether a worker has failed (`next` and `allStarted` then reject). */
+  get failed(): boolean {
+    return this.error !== null;
+  }
+
   /** The next message; rejects when a worker failed. */
   async next(): Promise<{ hand: Hand; msg: WorkerMessage }> {
     for (;;) {
@@ -250,6 +255,11 @@ export class WorkerPool {
   /** Whether every worker has built its run (false for good once one failed to). */
   get ready(): boolean {
     return this.hands.length > 0 && this.inbox.started >= this.hands.length;
+  }
+
+  /** Whether the start is over: every worker built its run, or one failed (`whenReady` says). */
+  get settled(): boolean {
+    return this.ready || this.inbox.failed;
   }
 
   /** Waits for every worker to build its run; rejects with the error of one that could not. */

@@ -377,7 +377,8 @@ export class Search<C, E extends EventObject> {
   }
 
   /**
-   * Whether the worker threads (`options.workers`) have all built their run (`startedWorkers`).
+   * Whether the start of the worker threads (`options.workers`) is over: they have all built
+   * their run, or one failed to, which the hand-over then reports (`startedWorkers`).
    */
   workersReady: () => boolean = () => false;
 
@@ -390,21 +391,28 @@ export class Search<C, E extends EventObject> {
    */
   private workersDue = Number.POSITIVE_INFINITY;
 
+  /** Whether the worker threads were started after the search (`WorkerOptions.start`). */
+  private workersLate = false;
+
   /**
    * Records that the caller (`explore.ts`) has started the worker threads; `ready` says when
-   * they have all built their run.
+   * their start is over (see `workersReady`).
    */
   startedWorkers(ready: () => boolean): void {
     this.workersStarted = true;
+    this.workersLate = this.store.size > 0;
     this.workersReady = ready;
     this.workersDue = Number.POSITIVE_INFINITY;
   }
 
-  /** Whether a next level of `size` states goes to the worker threads (see `WorkerOptions`). */
+  /**
+   * Whether a next level of `size` states goes to the worker threads (see `WorkerOptions`).
+   * Workers started late are not waited for: the search goes on alone until they are ready.
+   */
   private handsOver(size: number): boolean {
     const w = this.options.workers;
     if (w === undefined || w.count <= 1 || !this.workersStarted) return false;
-    if (size >= (w.from ?? 4096)) return true;
+    if (size >= (w.from ?? 4096) && !this.workersLate) return true;
     return size >= (w.early ?? 512) && this.workersReady();
   }
 

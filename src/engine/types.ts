@@ -291,8 +291,10 @@ export interface WorkerOptions {
   /**
    * The workers start once the search has stored this many states, instead of with it: a
    * search that ends before runs on one thread and pays nothing for them (their code, their
-   * start-up, their cold caches). `from` and `early` count from there: no level is handed over
-   * before the workers start. @default 0 (they start with the search)
+   * start-up, their cold caches). No level is handed over before they start, and workers
+   * started late take over at the first level of at least `early` states once they are ready,
+   * `from` aside: the search goes on alone meanwhile instead of waiting for them.
+   * @default 0 (they start with the search)
    */
   readonly start?: number;
   /** States per chunk. @default 1024 */

@@ -7,6 +7,7 @@
  * the workers take over at follows `from` and, once they have started, `early`. Options the
  * parallel search cannot honour are refused.
  */
+
 import { describe, expect, it } from 'vitest';
 import { createServingMachine } from '../../machines/servingMachine.ts';
 import { variantNamed } from '../../machines/variants.ts';
@@ -17,8 +18,10 @@ import type { CheckOptions } from '../../src/checker/checkOptions.ts';
 import type { ScenarioResult } from '../../src/checker/outcome.ts';
 import { servingEvents } from '../../src/checker/serving/servingEvents.ts';
 import { compileMachine } from '../../src/engine/compiledMachine.ts';
+import { searching } from '../../src/engine/explore.ts';
 import { exploreAsync } from '../../src/engine/index.ts';
 import { initialState } from '../../src/engine/initialState.ts';
+import type { WorkerPool } from '../../src/engine/parallel.ts';
 import { Search } from '../../src/engine/search.ts';
 import type { WorkerOptions } from '../../src/engine/types.ts';
 
@@ -109,6 +112,24 @@ describe('the level the workers take over at', () => {
   it('is none before the workers are started, whatever the level', () => {
     expect(handedOver({ from: 30, early: 20 }, true, false)).toBe(0);
   });
+
+  it('is the first of `early` states once workers started late are ready, `from` aside', () => {
+    const late = (ready: boolean): number => {
+      const workers: WorkerOptions = { count: 2, recipe, start: 1, from: 30, early: 20 };
+      const search = new Search(compiled, { events: servingEvents(['a1', 'b1']), workers });
+      search.start(initialState(machine, compiled, search.views, undefined));
+      // The search returns for its workers to be started once it has stored one state.
+      expect(search.advance(Number.POSITIVE_INFINITY)).toBe(false);
+      search.startedWorkers(() => ready);
+      expect(search.advance(Number.POSITIVE_INFINITY)).toBe(true);
+      return search.handed?.length ?? 0;
+    };
+    // Not ready: the search does not wait at a level of `from` states; it runs to the end.
+    expect(late(false)).toBe(0);
+    expect(late(true)).toBeGreaterThanOrEqual(20);
+    // Workers started with the search are waited for at `from`.
+    expect(handedOver({ from: 30, early: 20 }, false)).toBeGreaterThanOrEqual(30);
+  });
 });
 
 describe('workers that start late (`start`)', () => {
@@ -132,22 +153,45 @@ describe('workers that start late (`start`)', () => {
     expect(late.stats).toEqual({ ...one.stats, ms: late.stats.ms });
   });
 
-  it('are started once the search has stored that many states, within a slice', async () => {
-    // Slices of a minute: the search stops for the workers, not for the clock.
-    const run = exploreAsync(
-      machine,
-      { events, workers: { count: 2, recipe: broken, from: 8, start: 50 } },
-      60_000,
-    );
-    await expect(run).rejects.toThrow(/exports no function noSuchRecipe/);
-  }, 60_000);
+  /**
+   * Runs the search to its end with `levels`, in slices of a minute (so that it stops for the
+   * workers, not for the clock), with a stand-in for the pool that never gets ready; returns
+   * the search and the stored states each time the pool was started.
+   */
+  function withStandIn(levels: Partial<WorkerOptions>) {
+    const compiled = compileMachine(machine);
+    const workers: WorkerOptions = { count: 2, recipe: broken, ...levels };
+    const search = new Search(compiled, { events, workers });
+    const startedAt: number[] = [];
+    const pool = { settled: false, terminate: async () => {} } as unknown as WorkerPool;
+    const initial = initialState(machine, compiled, search.views, undefined);
+    const run = searching(search, initial, 60_000, () => {
+      startedAt.push(search.store.size);
+      return pool;
+    });
+    while (!run.next().done) {}
+    return { search, startedAt };
+  }
+
+  it('are started once the search has stored that many states, within a slice', () => {
+    const { search, startedAt } = withStandIn({ start: 50, early: 10_000 });
+    expect(startedAt).toEqual([50]);
+    expect(search.workersStarted).toBe(true);
+    // Never ready, so never handed a level: the search ended on one thread.
+    expect(search.handed).toBeNull();
+    expect(search.store.size).toBe(319);
+  });
+
+  it('are started with the search by default', () => {
+    expect(withStandIn({ early: 10_000, from: 10_000 }).startedAt).toEqual([0]);
+  });
 
   it('give the one-thread result when they take over', async () => {
     const v = variantNamed('incident-2026');
     const one = await checkAsync(incident, v);
     const late = await checkAsync(incident, v, {
       workers: 2,
-      workerLevels: { start: 1, from: 8, chunk: 16 },
+      workerLevels: { start: 1, early: 8, chunk: 16 },
     });
     expect(timeless(late)).toEqual(timeless(one));
   }, 60_000);

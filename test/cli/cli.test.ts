@@ -600,6 +600,23 @@ describe('honest verdicts', () => {
     expect(second.code).toBe(first.code);
   });
 
+  it('writes the same report with --workers 2 as with one thread', async () => {
+    const args = ['report', '--scenario', 'incident', '--scenario', 'band', '--variant', 'fixed'];
+    const files = ['report.md', 'report.html'];
+    const texts = async (workers: string) => {
+      const out = join(dir, `report-workers-${workers}`);
+      const r = await run(...args, '--workers', workers, '--out', out);
+      expect(r.code).toBe(0);
+      // The footer quotes the command, which names the workers and the folder.
+      return files.map((f) =>
+        readFileSync(join(out, f), 'utf8')
+          .replaceAll(`--workers ${workers}`, '--workers N')
+          .replaceAll(out, 'OUT'),
+      );
+    };
+    expect(await texts('2')).toEqual(await texts('1'));
+  });
+
   it('exits 1 from report on a violation, and still writes the files', async () => {
     const out = join(dir, 'report-violation');
     const r = await run(
