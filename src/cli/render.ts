@@ -233,5 +233,6 @@ export function renderResults(
 export function renderProgress(p: Progress): string {
   const mib = (bytes: number) => count(Math.round(bytes / 2 ** 20));
   const rate = count(Math.round(p.statesPerSecond));
-  return `${count(p.states)} states, ${rate} states/s, queue ${count(p.queue)}, heap ${mib(p.heapBytes)} MiB, buffers ${mib(p.bufferBytes)} MiB`;
+  const threads = p.threads > 1 ? `, ${p.threads} workers` : '';
+  return `${count(p.states)} states, ${rate} states/s, queue ${count(p.queue)}, heap ${mib(p.heapBytes)} MiB, buffers ${mib(p.bufferBytes)} MiB${threads}`;
 }

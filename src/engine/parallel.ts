@@ -432,7 +432,7 @@ export async function expandOnWorkers<C, E extends EventObject>(
     }
     // A worker with nothing to do takes the part of a chunk found so far.
     if (frontier.ready.length === 0 && hands.some((h) => h.inFlight === 0)) frontier.flush();
-    search.checkLimits(frontier.partial + frontier.ready.length * chunk);
+    search.checkLimits(frontier.partial + frontier.ready.length * chunk, hands.length);
     if (search.isStopped) return;
   }
 }

@@ -493,9 +493,9 @@ export class Search<C, E extends EventObject> {
 
   /**
    * Checks the time, signal and memory bounds and reports progress when due, with `queue`
-   * states discovered and not yet expanded.
+   * states discovered and not yet expanded by `threads` threads.
    */
-  checkLimits(queue: number): void {
+  checkLimits(queue: number, threads = 1): void {
     const now = performance.now();
     const { maxSeconds, maxMemory, onProgress, signal } = this.options;
     if (maxSeconds !== undefined && now - this.started > maxSeconds * 1000) {
@@ -526,6 +526,7 @@ export class Search<C, E extends EventObject> {
       queue,
       heapBytes,
       bufferBytes,
+      threads,
     });
   }
 

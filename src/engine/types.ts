@@ -62,6 +62,8 @@ export interface Progress {
    * packed queue of states, the worker threads' chunks, garbage not yet collected.
    */
   readonly bufferBytes: number;
+  /** Threads expanding states: 1, or the worker threads' count once they have taken over. */
+  readonly threads: number;
 }
 
 /**

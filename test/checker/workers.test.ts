@@ -13,7 +13,7 @@ import { createServingMachine } from '../../machines/servingMachine.ts';
 import { variantNamed } from '../../machines/variants.ts';
 import { incident } from '../../scenarios/index.ts';
 import { twins } from '../../scenarios/symmetric.ts';
-import { checkAsync } from '../../src/checker/check.ts';
+import { checkAsync, workerRun } from '../../src/checker/check.ts';
 import type { CheckOptions } from '../../src/checker/checkOptions.ts';
 import type { ScenarioResult } from '../../src/checker/outcome.ts';
 import { servingEvents } from '../../src/checker/serving/servingEvents.ts';
@@ -194,6 +194,26 @@ describe('workers that start late (`start`)', () => {
       workerLevels: { start: 1, early: 8, chunk: 16 },
     });
     expect(timeless(late)).toEqual(timeless(one));
+  }, 60_000);
+});
+
+describe('the progress of workers', () => {
+  it('says how many threads expand: one, then the workers once they take over', async () => {
+    const arg = { scenario: incident, variant: variantNamed('incident-2026'), options: {} };
+    // The run `checkAsync` makes, with a progress report at every check of the limits.
+    const run = workerRun(arg);
+    const module = new URL('../../src/checker/check.ts', import.meta.url).href;
+    const threads: number[] = [];
+    const result = await exploreAsync(run.machine, {
+      ...run.options,
+      workers: { count: 2, recipe: { module, name: 'workerRun', arg }, from: 8, chunk: 16 },
+      progressIntervalMs: 0,
+      onProgress: (p) => threads.push(p.threads),
+    });
+    expect(result.stats.states).toBe(2195);
+    expect(threads[0]).toBe(1);
+    expect(threads.at(-1)).toBe(2);
+    expect(new Set(threads)).toEqual(new Set([1, 2]));
   }, 60_000);
 });
 

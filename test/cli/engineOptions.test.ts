@@ -123,17 +123,23 @@ describe('--search depth', () => {
 
 describe('the progress line', () => {
   it('shows distinct states, states per second, queue, heap and array buffers', () => {
-    const line = renderProgress({
+    const progress = {
       states: 1234567,
       statesPerSecond: 45678.4,
       queue: 8901,
       heapBytes: 300 * 2 ** 20 + 1,
       bufferBytes: 1800 * 2 ** 20,
-    });
+      threads: 1,
+    };
+    const line = renderProgress(progress);
     expect(line).toBe(
       '1,234,567 states, 45,678 states/s, queue 8,901, heap 300 MiB, buffers 1,800 MiB',
     );
     expect(line).not.toContain('\n');
+    // Once worker threads have taken over, the line says how many.
+    expect(renderProgress({ ...progress, threads: 2 })).toBe(
+      '1,234,567 states, 45,678 states/s, queue 8,901, heap 300 MiB, buffers 1,800 MiB, 2 workers',
+    );
   });
 
   it('is wired to the terminal without --json and never touched with it', async () => {
