@@ -47,6 +47,9 @@ export function withWorkersOption(command: Command): Command {
 /** `--workers auto`: the most threads it takes. */
 export const autoWorkersMost = 8;
 
+/** `--workers N`: the most threads it takes (each builds the machine and caches of its own). */
+export const workersMost = 64;
+
 /**
  * `--workers auto`: the states a search stores on one thread before the workers start. Below
  * it a search runs on one thread and pays nothing for them; on two cores, two workers took
@@ -60,7 +63,8 @@ export type WorkersChoice = Pick<CheckOptions, 'workers' | 'workerLevels'>;
 
 /**
  * The worker threads `--workers` asks for, checked against the other search options: a whole
- * number of at least 1, above 1 only for the fast engine's breadth-first fingerprint search, or
+ * number from 1 to `workersMost`, above 1 only for the fast engine's breadth-first fingerprint
+ * search, or
  * `auto` (the default, `text` undefined): `cores` threads (the machine's, at most
  * `autoWorkersMost`) starting once the search has stored `autoWorkersStart` states, or one
  * thread where the other options need one or there is one core. Throws `UsageError` (exit 2)
@@ -77,10 +81,12 @@ export function workersFrom(
     if (count < 2 || conflict) return { workers: 1 };
     return { workers: count, workerLevels: { start: autoWorkersStart } };
   }
-  if (!/^\s*\d+\s*$/.test(text)) {
-    throw new UsageError(`--workers: must be a whole number >= 1 or auto (got "${text}")`);
+  const workers = Number(text);
+  if (!/^\s*\d+\s*$/.test(text) || workers < 1 || workers > workersMost) {
+    throw new UsageError(
+      `--workers: must be a whole number from 1 to ${workersMost}, or auto (got "${text}")`,
+    );
   }
-  const workers = wholeNumber('--workers', text, 1);
   const conflict = conflictOf({ ...search, workers }, 'workers');
   if (conflict) {
     throw new UsageError(

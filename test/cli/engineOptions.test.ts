@@ -165,9 +165,10 @@ describe('--workers', () => {
   });
 
   it.each([
-    ['0', 'error: --workers: must be a whole number >= 1 (got "0")'],
-    ['two', 'error: --workers: must be a whole number >= 1 or auto (got "two")'],
-    ['1.5', 'error: --workers: must be a whole number >= 1 or auto (got "1.5")'],
+    ['0', 'error: --workers: must be a whole number from 1 to 64, or auto (got "0")'],
+    ['two', 'error: --workers: must be a whole number from 1 to 64, or auto (got "two")'],
+    ['1.5', 'error: --workers: must be a whole number from 1 to 64, or auto (got "1.5")'],
+    ['65', 'error: --workers: must be a whole number from 1 to 64, or auto (got "65")'],
   ])('refuses --workers %s with one line and exit 2', async (value, line) => {
     const r = await run(...incidentFixed, '--workers', value);
     expect(usageError(r)).toBe(line);
