@@ -14,8 +14,7 @@ import { variantNamed } from '../machines/variants.ts';
 import { incidentLarge } from '../scenarios/large.ts';
 import { incident3 } from '../scenarios/symmetric.ts';
 import { checkAsync } from '../src/checker/check.ts';
-import type { CheckOptions } from '../src/checker/checkOptions.ts';
-import { autoWorkersStart } from '../src/cli/checkArgs.ts';
+import { autoWorkers, type CheckOptions } from '../src/checker/checkOptions.ts';
 import { n, table } from './engine.ts';
 import type { BenchRecord } from './record.ts';
 
@@ -35,10 +34,10 @@ async function measure(
   const r = await checkAsync(scenario, variantNamed(variant), {
     ...options,
     workers,
-    ...(late ? { workerLevels: { start: autoWorkersStart } } : {}),
+    ...(late ? { workerLevels: { start: autoWorkers.start } } : {}),
   });
   const ms = performance.now() - start;
-  const threads = `${workers} workers${late ? ` from ${n(autoWorkersStart)} states` : ''}`;
+  const threads = `${workers} workers${late ? ` from ${n(autoWorkers.start)} states` : ''}`;
   return {
     scenario: scenario.name,
     variant,
@@ -96,7 +95,7 @@ export async function workersBench(json: boolean, quick: boolean): Promise<Bench
   }
   if (!json) {
     process.stdout.write(
-      `\nThe parallel search, every property (worker start-up included); auto = two workers started as --workers auto starts them, once ${n(autoWorkersStart)} states are stored:\n\n`,
+      `\nThe parallel search, every property (worker start-up included); auto = two workers started as --workers auto starts them, once ${n(autoWorkers.start)} states are stored:\n\n`,
     );
     process.stdout.write(
       `${table('scenario × variant|verdict|states|1 thread ms|2 workers ms|speed-up|auto ms|speed-up', rows)}\n`,

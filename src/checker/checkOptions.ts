@@ -126,6 +126,15 @@ export const checkDefaults = {
   workerLevels: {},
 } as const satisfies Partial<ResolvedCheckOptions>;
 
+/**
+ * What the command line's `--workers auto` (its default) runs with: the machine's cores, at
+ * most `most`, started once a search has stored `start` states (`WorkerLevels.start`). Below
+ * that a search runs on one thread and pays nothing for them; on two cores, two workers took
+ * longer than one thread on a space of 93,213 states and 1.7–1.8× less time on one of two
+ * million (docs/performance.md, "Several cores").
+ */
+export const autoWorkers = { most: 8, start: 250_000 } as const;
+
 /** An option that does not combine with every other: by its `CheckOptions` name. */
 export type LimitedOption =
   | 'engine'

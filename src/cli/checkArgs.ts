@@ -5,6 +5,7 @@
 import { availableParallelism } from 'node:os';
 import type { Command } from 'commander';
 import {
+  autoWorkers,
   type CheckOptions,
   type EngineName,
   engineNames,
@@ -40,23 +41,12 @@ export interface SearchArgs {
 export function withWorkersOption(command: Command): Command {
   return command.option(
     '--workers <n|auto>',
-    `fast engine, breadth first, fingerprints: expand large levels on n threads; same result. auto: the machine's cores (at most ${autoWorkersMost}) once a search has stored ${autoWorkersStart.toLocaleString('en-US')} states, one thread before and for searches that need one (default: auto)`,
+    `fast engine, breadth first, fingerprints: expand large levels on n threads; same result. auto: the machine's cores (at most ${autoWorkers.most}) once a search has stored ${autoWorkers.start.toLocaleString('en-US')} states, one thread before and for searches that need one (default: auto)`,
   );
 }
 
-/** `--workers auto`: the most threads it takes. */
-export const autoWorkersMost = 8;
-
 /** `--workers N`: the most threads it takes (each builds the machine and caches of its own). */
 export const workersMost = 64;
-
-/**
- * `--workers auto`: the states a search stores on one thread before the workers start. Below
- * it a search runs on one thread and pays nothing for them; on two cores, two workers took
- * longer than one thread on a space of 93,213 states and 1.7–1.8× less time on one of two
- * million (docs/performance.md, "Several cores").
- */
-export const autoWorkersStart = 250_000;
 
 /** The threads of a check and when they start (`CheckOptions.workers` and `workerLevels`). */
 export type WorkersChoice = Pick<CheckOptions, 'workers' | 'workerLevels'>;
@@ -66,7 +56,7 @@ export type WorkersChoice = Pick<CheckOptions, 'workers' | 'workerLevels'>;
  * number from 1 to `workersMost`, above 1 only for the fast engine's breadth-first fingerprint
  * search, or
  * `auto` (the default, `text` undefined): `cores` threads (the machine's, at most
- * `autoWorkersMost`) starting once the search has stored `autoWorkersStart` states, or one
+ * `autoWorkers.most`) starting once the search has stored `autoWorkers.start` states, or one
  * thread where the other options need one or there is one core. Throws `UsageError` (exit 2)
  * otherwise.
  */
@@ -76,10 +66,10 @@ export function workersFrom(
   cores: number = availableParallelism(),
 ): WorkersChoice {
   if (text === undefined || text.trim() === 'auto') {
-    const count = Math.min(cores, autoWorkersMost);
+    const count = Math.min(cores, autoWorkers.most);
     const conflict = conflictOf({ ...search, workers: 2 }, 'workers');
     if (count < 2 || conflict) return { workers: 1 };
-    return { workers: count, workerLevels: { start: autoWorkersStart } };
+    return { workers: count, workerLevels: { start: autoWorkers.start } };
   }
   const workers = Number(text);
   if (!/^\s*\d+\s*$/.test(text) || workers < 1 || workers > workersMost) {

@@ -6,7 +6,8 @@
  * states, states per second, queue and heap, and is never printed with `--json`.
  */
 import { describe, expect, it } from 'vitest';
-import { autoWorkersMost, autoWorkersStart, workersFrom } from '../../src/cli/checkArgs.ts';
+import { autoWorkers } from '../../src/checker/checkOptions.ts';
+import { workersFrom } from '../../src/cli/checkArgs.ts';
 import { renderProgress } from '../../src/cli/render.ts';
 import { run, usageError } from './runCli.ts';
 
@@ -185,12 +186,12 @@ describe('--workers', () => {
   });
 
   it('auto, the default: the cores, at most eight, once a search has stored 250,000 states', () => {
-    const late = { workerLevels: { start: autoWorkersStart } };
-    expect(autoWorkersStart).toBe(250_000);
+    const late = { workerLevels: { start: autoWorkers.start } };
+    expect(autoWorkers.start).toBe(250_000);
     expect(workersFrom(undefined, {}, 2)).toEqual({ workers: 2, ...late });
     expect(workersFrom('auto', {}, 4)).toEqual({ workers: 4, ...late });
-    expect(workersFrom('auto', {}, 64)).toEqual({ workers: autoWorkersMost, ...late });
-    expect(autoWorkersMost).toBe(8);
+    expect(workersFrom('auto', {}, 64)).toEqual({ workers: autoWorkers.most, ...late });
+    expect(autoWorkers.most).toBe(8);
   });
 
   it('auto is one thread on one core and for searches that need one, without an error', () => {
