@@ -20,9 +20,14 @@ import { incidentLarge } from '../../scenarios/large.ts';
 import { incident3 } from '../../scenarios/symmetric.ts';
 import { check } from '../../src/checker/check.ts';
 import { servingEvents } from '../../src/checker/serving/servingEvents.ts';
+import {
+  checkServingLiveness,
+  servingFairness,
+  servingLeadsTo,
+} from '../../src/checker/serving/servingLiveness.ts';
 import { servingSymmetry } from '../../src/checker/serving/servingSymmetry.ts';
 import { type EventFilter, eventFilter } from '../../src/checker/serving/unreachableEvents.ts';
-import { type AnySnapshot, explore } from '../../src/engine/index.ts';
+import { type AnySnapshot, checkLiveness, explore } from '../../src/engine/index.ts';
 
 const faultEvents = ['CLIENT_ABORT', 'PREFILL_ERROR', 'TRANSFER_FAIL'];
 
@@ -150,6 +155,44 @@ describe('eventFilter', () => {
       guards: { clientAbortsEnabled: () => true },
     });
     const provided = check(happy, v, { machine: aborting });
+    // The provided guard lets clients abort: more transitions, found only if CLIENT_ABORT is offered.
+    expect(provided.stats.transitions).toBeGreaterThan(own.stats.transitions);
+  });
+});
+
+describe('checkServingLiveness offered what check offers', () => {
+  /** The result without its time, which is all that may differ between runs. */
+  const timeless = <R extends { stats: { ms: number } }>(r: R) => ({
+    ...r,
+    stats: { ...r.stats, ms: 0 },
+  });
+
+  it.each(
+    [...scenarios, incident3].flatMap((s) => variants.map((v) => [s.name, v.name, s, v] as const)),
+  )('%s × %s: the same result as offered every event', (_s, _v, scenario, variant) => {
+    const rids = scenario.requests.map((q) => q.id);
+    const maxStates = 3000;
+    const every = checkLiveness<ServingContext, ExternalEvent>(
+      createServingMachine(scenario, variant),
+      {
+        events: servingEvents(rids),
+        leadsTo: servingLeadsTo(rids),
+        fairness: servingFairness,
+        maxStates,
+      },
+    );
+    const filtered = checkServingLiveness(scenario, variant, { maxStates });
+    expect(timeless(filtered)).toEqual(timeless(every));
+    expect(filtered.stats.states).toBeGreaterThan(0);
+  });
+
+  it('offers every event to a machine of the caller’s', () => {
+    const v = variantNamed('fixed');
+    const aborting = createServingMachine(happy, v).provide({
+      guards: { clientAbortsEnabled: () => true },
+    });
+    const own = checkServingLiveness(happy, v, { maxStates: 3000 });
+    const provided = checkServingLiveness(happy, v, { machine: aborting, maxStates: 3000 });
     // The provided guard lets clients abort: more transitions, found only if CLIENT_ABORT is offered.
     expect(provided.stats.transitions).toBeGreaterThan(own.stats.transitions);
   });

@@ -29,6 +29,7 @@ import type { LassoTrace } from '../outcome.ts';
 import { plainState } from '../scenarioResult.ts';
 import { traceFrom } from '../stepChanges.ts';
 import { servingEvents } from './servingEvents.ts';
+import { eventFilter } from './unreachableEvents.ts';
 
 /** The region (or timer) each event moves; null: a fault or client action, never fair. */
 const regionOfEvent: Readonly<Record<ExternalEvent['type'], string | null>> = {
@@ -98,23 +99,28 @@ export interface ServingLivenessOptions {
   readonly machine?: ServingMachine;
 }
 
-/** Checks `eventuallyAnswered` and `pagesEventuallyFreed` on `scenario` under `variant`. */
+/**
+ * Checks `eventuallyAnswered` and `pagesEventuallyFreed` on `scenario` under `variant`. The
+ * built machine is not offered the events no transition can take (`eventFilter`, as `check`
+ * does): a disabled event adds no transition, so the graph, and with it the result, is the
+ * same. A machine of the caller's is offered every event (its guards may not be what their
+ * names say).
+ */
 export function checkServingLiveness(
   scenario: Scenario,
   variant: Variant,
   options: ServingLivenessOptions = {},
 ): LivenessResult<ServingContext, ExternalEvent> {
   const rids = scenario.requests.map((r) => r.id);
-  return checkLiveness<ServingContext, ExternalEvent>(
-    options.machine ?? createServingMachine(scenario, variant),
-    {
-      events: servingEvents(rids),
-      leadsTo: servingLeadsTo(rids),
-      fairness: servingFairness,
-      ...(options.maxStates !== undefined ? { maxStates: options.maxStates } : {}),
-      ...(options.maxSeconds !== undefined ? { maxSeconds: options.maxSeconds } : {}),
-    },
-  );
+  const machine = options.machine ?? createServingMachine(scenario, variant);
+  const filter = options.machine ? null : eventFilter(machine, scenario, variant);
+  return checkLiveness<ServingContext, ExternalEvent>(machine, {
+    events: servingEvents(rids, filter),
+    leadsTo: servingLeadsTo(rids),
+    fairness: servingFairness,
+    ...(options.maxStates !== undefined ? { maxStates: options.maxStates } : {}),
+    ...(options.maxSeconds !== undefined ? { maxSeconds: options.maxSeconds } : {}),
+  });
 }
 
 /** The serving model's liveness result: its states and events are the composed machine's. */
