@@ -58,7 +58,7 @@ export async function checkRuns(
   scenarios: readonly Scenario[],
   variants: readonly Variant[],
   options: CheckOptions,
-  workers: WorkersChoice = {},
+  workers: WorkersChoice,
 ): Promise<ScenarioResult[]> {
   const results: ScenarioResult[] = [];
   for (const s of scenarios) {

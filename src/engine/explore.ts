@@ -99,13 +99,11 @@ export function* searching<C, E extends EventObject>(
   };
   // Started first by default, so that the threads build their run while the first levels are
   // searched; with `start`, once the search has stored that many states (it returns for them).
-  let pool = wanted !== null && (wanted.start ?? 0) === 0 ? startPool(wanted) : null;
+  let pool = wanted !== null && search.workersDueNow ? startPool(wanted) : null;
   try {
     search.start(initial);
     while (!search.advance(performance.now() + sliceMs)) {
-      if (pool === null && wanted !== null && search.store.size >= (wanted.start ?? 0)) {
-        pool = startPool(wanted);
-      }
+      if (pool === null && wanted !== null && search.workersDueNow) pool = startPool(wanted);
       yield;
     }
     if (search.handed && pool !== null) yield expandOnWorkers(search, pool);

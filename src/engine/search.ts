@@ -271,7 +271,7 @@ export class Search<C, E extends EventObject> {
       }
       if ((this.expanded & 127) === 0 && performance.now() >= until) return false;
       // Returns for the caller to start the worker threads (see `workersDue`).
-      if (this.store.size >= this.workersDue) return false;
+      if (this.workersDueNow) return false;
     }
     return true;
   }
@@ -378,12 +378,20 @@ export class Search<C, E extends EventObject> {
 
   /**
    * Whether the start of the worker threads (`options.workers`) is over: they have all built
-   * their run, or one failed to, which the hand-over then reports (`startedWorkers`).
+   * their run, or one failed to, which the hand-over then reports; null until they are
+   * started (`startedWorkers`).
    */
-  workersReady: () => boolean = () => false;
+  private workersReady: (() => boolean) | null = null;
 
   /** Whether the worker threads have been started (`startedWorkers`). */
-  workersStarted = false;
+  get workersStarted(): boolean {
+    return this.workersReady !== null;
+  }
+
+  /** Whether the worker threads are due to start (`WorkerOptions.start`) and not started yet. */
+  get workersDueNow(): boolean {
+    return this.store.size >= this.workersDue;
+  }
 
   /**
    * The number of stored states at which `advance` returns for the worker threads to be
@@ -399,7 +407,6 @@ export class Search<C, E extends EventObject> {
    * their start is over (see `workersReady`).
    */
   startedWorkers(ready: () => boolean): void {
-    this.workersStarted = true;
     this.workersLate = this.store.size > 0;
     this.workersReady = ready;
     this.workersDue = Number.POSITIVE_INFINITY;
@@ -411,9 +418,10 @@ export class Search<C, E extends EventObject> {
    */
   private handsOver(size: number): boolean {
     const w = this.options.workers;
-    if (w === undefined || w.count <= 1 || !this.workersStarted) return false;
+    const ready = this.workersReady;
+    if (w === undefined || w.count <= 1 || ready === null) return false;
     if (size >= (w.from ?? 4096) && !this.workersLate) return true;
-    return size >= (w.early ?? 512) && this.workersReady();
+    return size >= (w.early ?? 512) && ready();
   }
 
   private bounded(view: ConfigView, context: unknown): boolean {
