@@ -32,14 +32,15 @@ interface Offer {
  * not leave out, in type order.
  */
 function eventsOf(nodes: readonly ActiveNode[], rid: RequestId, offer: Offer): ExternalEvent[] {
+  const filter = offer.filter;
   const types = new Set<string>();
+  // The request's active node paths, for the filter alone.
   const active = new Set<string>();
   for (const node of nodes) {
     if (node.path[0] !== rid) continue;
-    active.add(node.path.join('.'));
+    if (filter !== null) active.add(node.path.join('.'));
     for (const t of node.ownEvents) if (external.has(t)) types.add(t);
   }
-  const filter = offer.filter;
   return externalEventTypes
     .filter((type) => types.has(type) && (filter === null || filter.mayTake(type, rid, active)))
     .map((type) => offer.eventOf(type, rid));
