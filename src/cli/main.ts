@@ -33,6 +33,17 @@ import { oneOf, UsageError } from './usageError.ts';
 
 const collect = (value: string, previous: string[]) => [...previous, value];
 
+/**
+ * Declares which scenarios × variants a command runs on `command` (`SelectionArgs`: repeatable
+ * `--scenario`, `--config` and `--variant`); returns it for chaining.
+ */
+function withSelectionOptions(command: Command): Command {
+  return command
+    .option('--scenario <name>', 'built-in scenario (repeatable; default: all)', collect, [])
+    .option('--config <file>', 'scenario file, YAML or JSON (repeatable)', collect, [])
+    .option('--variant <name>', 'engine variant (repeatable; default: all)', collect, []);
+}
+
 function version(): string {
   const pkg = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8'));
   return typeof pkg.version === 'string' ? pkg.version : '0.0.0';
@@ -126,14 +137,13 @@ function program(io: Io, setCode: (code: number) => void, argvText: string): Com
   withWorkersOption(
     withPorOption(
       withSearchOptions(
-        cli
-          .command('check')
-          .description(
-            'explore every reachable state of scenarios × variants and check the properties',
-          )
-          .option('--scenario <name>', 'built-in scenario (repeatable; default: all)', collect, [])
-          .option('--config <file>', 'scenario file, YAML or JSON (repeatable)', collect, [])
-          .option('--variant <name>', 'engine variant (repeatable; default: all)', collect, [])
+        withSelectionOptions(
+          cli
+            .command('check')
+            .description(
+              'explore every reachable state of scenarios × variants and check the properties',
+            ),
+        )
           .option('--invariant <name>', 'property to check (repeatable; default: all)', collect, [])
           .option('--json', 'print the Outcome as JSON', false)
           .option('--out-trace <file>', 'write every counterexample as JSON to file')
@@ -194,13 +204,11 @@ function program(io: Io, setCode: (code: number) => void, argvText: string): Com
   withWorkersOption(
     withPorOption(
       withSearchOptions(
-        cli
-          .command('report')
-          .description('check scenarios × variants and write report.md and report.html')
-          .option('--scenario <name>', 'built-in scenario (repeatable; default: all)', collect, [])
-          .option('--config <file>', 'scenario file, YAML or JSON (repeatable)', collect, [])
-          .option('--variant <name>', 'engine variant (repeatable; default: all)', collect, [])
-          .option('--out <dir>', 'folder for report.md and report.html', defaultReportDir),
+        withSelectionOptions(
+          cli
+            .command('report')
+            .description('check scenarios × variants and write report.md and report.html'),
+        ).option('--out <dir>', 'folder for report.md and report.html', defaultReportDir),
       ),
     ),
   )
@@ -268,26 +276,24 @@ function program(io: Io, setCode: (code: number) => void, argvText: string): Com
       .description('check each catalogued upstream fault (fixed plus one fault switch) and fixed')
       .option('--json', 'print the catalogue report as JSON', false),
   ).action((opts) => setCode(runCatalogueCommand(opts, io)));
-  cli
-    .command('simulate')
-    .description('random walks checking every property on every step; a failure is shrunk')
-    .option('--scenario <name>', 'built-in scenario (repeatable; default: all)', collect, [])
-    .option('--config <file>', 'scenario file, YAML or JSON (repeatable)', collect, [])
-    .option('--variant <name>', 'engine variant (repeatable; default: all)', collect, [])
+  withSelectionOptions(
+    cli
+      .command('simulate')
+      .description('random walks checking every property on every step; a failure is shrunk'),
+  )
     .option('--invariant <name>', 'property to check (repeatable; default: all)', collect, [])
     .option('--runs <n>', 'random walks per scenario × variant (default 1000)')
     .option('--depth <d>', 'steps after which a walk stops (default 1000)')
     .option('--seed <s>', 'seed, 0 to 4294967295 (default: random, printed); replays exactly')
     .option('--json', 'print the Outcome as JSON', false)
     .action((opts) => setCode(runSimulate(opts, io)));
-  cli
-    .command('liveness')
-    .description(
-      'leads-to properties under weak fairness per request region; a violation is a lasso',
-    )
-    .option('--scenario <name>', 'built-in scenario (repeatable; default: all)', collect, [])
-    .option('--config <file>', 'scenario file, YAML or JSON (repeatable)', collect, [])
-    .option('--variant <name>', 'engine variant (repeatable; default: all)', collect, [])
+  withSelectionOptions(
+    cli
+      .command('liveness')
+      .description(
+        'leads-to properties under weak fairness per request region; a violation is a lasso',
+      ),
+  )
     .option('--max-states <n>', 'stop a search after n states (the result is incomplete)')
     .option('--json', 'print the verdicts and lassos as JSON', false)
     .option('--out-itf <dir>', 'write each lasso as an ITF trace, with its loop, into dir')
