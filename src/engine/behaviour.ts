@@ -47,11 +47,14 @@ export interface StepScratch {
   owned: unknown;
   buffer: Int32Array | null;
   /**
-   * The last copy made of a context other than `owned` (its words are `buffer`), and the context
-   * it copies: a step from the same context reuses it instead of spreading the context again.
+   * The last copy made of a context (its words are `buffer`), and the names of that context's
+   * static fields (all but `words`). A step from any context whose static fields are the same
+   * objects reuses it instead of spreading the context again: the static fields are the same in
+   * every state of a run (`vectorContext.ts`), so the shell is made about once per run, and a
+   * context a plain `assign` gave another static field gets a copy of its own.
    */
   shell: unknown;
-  shellOf: unknown;
+  statics: string[];
   /** The `{ event }` argument of in-place updates, reused (an update must not keep it). */
   readonly args: { event: EventObject };
   /**
@@ -172,11 +175,15 @@ function compileInPlace(
       const log = step.log;
       if (log === null) {
         buffer.set(from);
-        owned = step.shellOf === context ? step.shell : null;
-        if (owned === null || (owned as VectorContext).words !== buffer) {
+        owned = step.shell;
+        if (
+          owned === null ||
+          (owned as VectorContext).words !== buffer ||
+          !sameStatics(owned, context, step)
+        ) {
           owned = { ...context, words: buffer };
           step.shell = owned;
-          step.shellOf = context;
+          step.statics = Object.keys(context).filter((k) => k !== 'words');
         }
       } else {
         buffer.set(recordedTarget(from) ?? from);
@@ -189,6 +196,17 @@ function compileInPlace(
     update(owned as VectorContext, args, p);
     return owned;
   };
+}
+
+/** Whether `context`'s static fields (`step.statics`) are those of `shell`, object for object. */
+function sameStatics(shell: unknown, context: object, step: StepScratch): boolean {
+  const keys = step.statics;
+  for (let i = 0; i < keys.length; i++) {
+    const k = keys[i] as string;
+    if ((shell as Record<string, unknown>)[k] !== (context as Record<string, unknown>)[k])
+      return false;
+  }
+  return true;
 }
 
 function compileAssign(spec: Extract<ActionSpec, { kind: 'assign' }>): ActionFn {

@@ -46,7 +46,7 @@ export class Work {
     owned: null,
     buffer: null,
     shell: null,
-    shellOf: null,
+    statics: [],
     args: { event: { type: '' } },
     log: null,
   };
