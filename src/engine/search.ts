@@ -204,7 +204,11 @@ export class Search<C, E extends EventObject> {
     return this.options.symmetry ? this.canonical(next) : next;
   }
 
-  /** `state` mapped to its representative by `options.symmetry`, or itself. */
+  /**
+   * `state` mapped to its representative by `options.symmetry`, or itself. A representative's
+   * context may be the canonicaliser's, valid until its next call (`ExploreOptions.symmetry`):
+   * `detached` copies it.
+   */
   canonical(state: EngineState): EngineState {
     const sym = this.options.symmetry;
     if (!sym) return state;
@@ -213,7 +217,20 @@ export class Search<C, E extends EventObject> {
     if (rep === snap || (rep.value === snap.value && rep.context === snap.context)) return state;
     const view =
       rep.value === snap.value ? state.view : this.views.ofValue(rep.value, state.view.done);
+    this.image = rep.context;
     return { view, context: rep.context };
+  }
+
+  /** The context of the last representative `canonical` made (not the state itself), or null. */
+  private image: unknown = null;
+
+  /**
+   * `context`, a successor's (canonical under symmetry), with words of its own: a copy when
+   * they are the interpreter's scratch (`Interpreter.detach`) or the canonicaliser's.
+   */
+  private detached(context: unknown): unknown {
+    if (context !== this.image || !isVectorContext(context)) return this.interp.detach(context);
+    return { ...context, words: context.words.slice() };
   }
 
   /**
@@ -221,7 +238,8 @@ export class Search<C, E extends EventObject> {
    * afresh, for vector contexts when the initial context is one (`vectorContext.ts`).
    */
   start(initial: EngineState): void {
-    const begin = this.canonical(initial);
+    const rep = this.canonical(initial);
+    const begin = rep === initial ? rep : { view: rep.view, context: this.detached(rep.context) };
     this.store = this.newStore(isVectorContext(begin.context));
     this.store.add(begin.view, begin.context, -1, null);
     const root: Item = {
@@ -317,7 +335,7 @@ export class Search<C, E extends EventObject> {
         const state = this.successor(item, event);
         if (state === null) continue;
         if (this.store.has(state.view, state.context)) return null;
-        moves.push([event, { view: state.view, context: this.interp.detach(state.context) }]);
+        moves.push([event, { view: state.view, context: this.detached(state.context) }]);
       }
       if (moves.length > 0) return moves;
     }
@@ -368,7 +386,7 @@ export class Search<C, E extends EventObject> {
    * they were and those are a packed queue's scratch, which the next take overwrites.
    */
   private owned(context: unknown, item: Item): unknown {
-    const own = this.interp.detach(context);
+    const own = this.detached(context);
     if (!isVectorContext(own) || !isVectorContext(item.context)) return own;
     const words = own.words;
     if (words !== item.context.words) return own;

@@ -131,7 +131,9 @@ export interface ExploreOptions<TContext, TEvent extends EventObject> {
    * reach), equal for equivalent states. The engine stores and expands representatives only,
    * and checks invariants on them, so every invariant must be invariant under the symmetry.
    * Traces are still concrete runs (see `trace.ts`). Return the argument itself when it is
-   * its own representative. @default none (no reduction)
+   * its own representative. The argument is valid only during the call. Another state's
+   * context may reuse its words array from one call to the next: the engine reads it before
+   * the next call and copies what it keeps. @default none (no reduction)
    */
   readonly symmetry?: (state: SnapshotLike<TContext>) => StateProjection<TContext>;
   /**

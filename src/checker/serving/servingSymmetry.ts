@@ -46,7 +46,7 @@ import { compareReads } from '../../../machines/contextCodec.ts';
 import type { PagePool } from '../../../machines/kvPagePool.ts';
 import { type Layout, layoutOf, type PoolLayout } from '../../../machines/layout.ts';
 import type { RequestId, Scenario } from '../../../machines/scenario.ts';
-import { type StateProjection, WordSlab } from '../../engine/index.ts';
+import type { StateProjection } from '../../engine/index.ts';
 
 /** A request permutation: old id → new id. */
 export type Renaming = ReadonlyMap<RequestId, RequestId>;
@@ -436,19 +436,28 @@ function compareWords(a: Int32Array, b: Int32Array): number {
  * scenario's symmetry group, in the order described at the top of this file (slot keys, then
  * the words). Returns the state itself (the same object) when the group is trivial or the state
  * is already the representative, and otherwise a new state whose context is
- * `{ ...context, words }` with new words (and whose value is the state's own object when the
- * regions did not change). The given state's words are only read. The representative is a function
- * of the state alone: every canonicaliser of the scenario, on any thread, picks the same one.
+ * `{ ...context, words }` (and whose value is the state's own object when the regions did not
+ * change). Its words are the canonicaliser's own, valid until its next call, as
+ * `ExploreOptions.symmetry` allows: the engine copies those it keeps. The given state's words are
+ * only read (they may be those of the canonicaliser's last result). The representative is a
+ * function of the state alone: every canonicaliser of the scenario, on any thread, picks the
+ * same one.
  */
 export function servingSymmetry(scenario: Scenario): (s: Vector) => Vector {
   const group = new VectorGroup(scenario);
   const perms = group.perms;
   if (perms.length === 0) return (s) => s;
   const tied = new Int32Array(perms.length + 1);
-  const buffers = [new Int32Array(group.layout.words), new Int32Array(group.layout.words)];
-  const slab = new WordSlab();
+  // Images are made in two of these three, never in the given words (a last result passed back).
+  const spare = [0, 1, 2].map(() => new Int32Array(group.layout.words));
+  const buffers = [spare[0] as Int32Array, spare[1] as Int32Array];
   return (s) => {
     const w = s.context.words;
+    if (w === buffers[0] || w === buffers[1]) {
+      buffers[w === buffers[0] ? 0 : 1] = spare.find(
+        (b) => b !== buffers[0] && b !== buffers[1],
+      ) as Int32Array;
+    }
     const ids = group.regions.of(s.value);
     // The permutations whose images tie for the smallest slot keys (-1: the identity).
     let bestFrom = group.identity;
@@ -490,7 +499,7 @@ export function servingSymmetry(scenario: Scenario): (s: Vector) => Vector {
     }
     return {
       value: sameRegions ? s.value : perm.imageValue(s.value),
-      context: { ...s.context, words: slab.copy(bestWords) },
+      context: { ...s.context, words: bestWords },
     };
   };
 }
