@@ -78,18 +78,33 @@ function countedProps(calls: { n: number }): Options {
   return { invariants, terminalInvariants: terminalProps };
 }
 
+/** The median of `xs` (the upper one of an even count); NaN for none. */
+function median(xs: readonly number[]): number {
+  return [...xs].sort((x, y) => x - y)[xs.length >> 1] ?? Number.NaN;
+}
+
 /**
- * `runs` pairs of runs of `a` and `b`, alternating which goes first: the best time of each and
- * the median of the pairs' ratios time(a) / time(b). The two runs of a pair are seconds apart,
- * so a slow spell of the machine moves both; the median ratio is steadier than the ratio of the
- * best times.
+ * `runs` pairs of runs of `a` and `b`, alternating which goes first: the last value of each, the
+ * best and median time of each, and the median of the pairs' ratios time(a) / time(b). The two
+ * runs of a pair are seconds apart, so a slow spell of the machine moves both; the median ratio
+ * is steadier than the ratio of the best times.
  */
-function paired<T>(
+export function paired<T>(
   runs: number,
   a: () => T,
   b: () => T,
-): { a: T; b: T; msA: number; msB: number; ratio: number } {
+): {
+  a: T;
+  b: T;
+  msA: number;
+  msB: number;
+  medianA: number;
+  medianB: number;
+  ratio: number;
+} {
   const ratios: number[] = [];
+  const timesA: number[] = [];
+  const timesB: number[] = [];
   let msA = Number.POSITIVE_INFINITY;
   let msB = Number.POSITIVE_INFINITY;
   let last: { a: T; b: T } | undefined;
@@ -102,12 +117,20 @@ function paired<T>(
     ];
     msA = Math.min(msA, ra.ms);
     msB = Math.min(msB, rb.ms);
+    timesA.push(ra.ms);
+    timesB.push(rb.ms);
     ratios.push(ra.ms / rb.ms);
     last = { a: ra.value, b: rb.value };
   }
   if (!last) throw new Error('no run');
-  ratios.sort((x, y) => x - y);
-  return { ...last, msA, msB, ratio: ratios[ratios.length >> 1] as number };
+  return {
+    ...last,
+    msA,
+    msB,
+    medianA: median(timesA),
+    medianB: median(timesB),
+    ratio: median(ratios),
+  };
 }
 
 /** States `incident-large`'s three-engine comparison expands, breadth first (then the frontier). */

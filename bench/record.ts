@@ -26,4 +26,9 @@ export interface BenchRecord {
   readonly unreducedStates?: number;
   /** The run's verdict, where it matters (`ok`, `violation`, `incomplete`). */
   readonly status?: string;
+  /**
+   * `--against`'s side `this`: the median over the pairs of runs of time(base) / time(this)
+   * (above 1: this checkout is faster).
+   */
+  readonly pairedRatio?: number;
 }

@@ -1,0 +1,47 @@
+/**
+ * The paired bench (`npm run bench -- --against DIR`): its arguments are refused with one line
+ * naming what is accepted, a directory that is not a checkout is named with the file it lacks,
+ * and a checkout's runner explores the row it is given with that checkout's own engine (the
+ * manifest's state count, bare and with every property, and a state bound kept).
+ */
+import { fileURLToPath } from 'node:url';
+import { againstArg, loadCheckout, pairsArg } from '../../bench/against.ts';
+
+const root = fileURLToPath(new URL('../..', import.meta.url));
+
+describe('the paired bench', () => {
+  it('takes --against DIR and --pairs N, and refuses what it cannot use', () => {
+    expect(againstArg(['--quick'])).toBeNull();
+    expect(againstArg(['--against', '/tmp/base'])).toBe('/tmp/base');
+    expect(() => againstArg(['--against'])).toThrow(
+      '--against: give the directory of another kvcheck checkout',
+    );
+    expect(() => againstArg(['--against', '--pairs'])).toThrow(/--against: give the directory/);
+    expect(pairsArg([])).toBe(10);
+    expect(pairsArg(['--pairs', '3'])).toBe(3);
+    for (const bad of ['0', '1.5', 'ten', '1001', undefined]) {
+      const argv = bad === undefined ? ['--pairs'] : ['--pairs', bad];
+      expect(() => pairsArg(argv)).toThrow(/^--pairs: must be a whole number from 1 to 1000/);
+    }
+  });
+
+  it('names the file a directory lacks to be a checkout', async () => {
+    await expect(loadCheckout('/nonexistent-checkout')).rejects.toThrow(
+      '--against: /nonexistent-checkout is not a kvcheck checkout (no machines/servingMachine.ts)',
+    );
+  });
+
+  it("runs a row on the checkout's own engine", async () => {
+    const run = await loadCheckout(root);
+    const row = { scenario: 'incident', variant: 'incident-2026' };
+    expect(run(row, false)()).toEqual({ states: 2195, transitions: expect.any(Number) });
+    const withProps = run(row, true)();
+    expect(withProps.states).toBe(2195);
+    expect(run({ scenario: 'incident-faults', variant: 'incident-2026' }, false)().states).toBe(
+      8314,
+    );
+    expect(run({ scenario: 'incident-3', variant: 'fixed', maxStates: 500 }, true)().states).toBe(
+      500,
+    );
+  });
+});
