@@ -3,8 +3,9 @@
  * another checkout's (DIR: for example `git worktree add /tmp/base <commit>` with a
  * `node_modules`), in one process, on the engine table's rows: every built-in scenario under
  * `incident-2026` and `fixed`, `incident-faults` and the first 15,000 states of `incident-3` ×
- * `fixed`, each bare and with every property (checked as `check` checks them, offered the events
- * `check` offers). Each row runs N pairs (default 10) after three untimed runs of each, the two
+ * `fixed`, then two rows with symmetry: the first 15,000 representatives of `incident-3` ×
+ * `fixed` and the first 20,000 of `incident-large` × `fixed`. Each runs bare and with every
+ * property (checked as `check` checks them, offered the events `check` offers). Each row runs N pairs (default 10) after three untimed runs of each, the two
  * runs of a pair alternating which goes first, so that a slow spell of the machine moves both.
  * The table gives the best and median rate of each side and the median of the pairs' ratios
  * (above 1: this checkout is faster). A checkout's machine, scenarios and engine are loaded from
@@ -23,6 +24,8 @@ type Machines = typeof import('../machines/servingMachine.ts');
 type Variants = typeof import('../machines/variants.ts');
 type Scenarios = typeof import('../scenarios/index.ts');
 type Symmetric = typeof import('../scenarios/symmetric.ts');
+type Large = typeof import('../scenarios/large.ts');
+type Group = typeof import('../src/checker/serving/servingSymmetry.ts');
 type Events = typeof import('../src/checker/serving/servingEvents.ts');
 type Filter = typeof import('../src/checker/serving/unreachableEvents.ts');
 type Reads = typeof import('../src/checker/serving/servingReads.ts');
@@ -30,14 +33,15 @@ type Engine = typeof import('../src/engine/index.ts');
 type Properties = typeof import('../invariants/index.ts');
 type Scenario = Scenarios['scenarios'][number];
 
-/** One row: a scenario by name, a variant by name, and a bound on the states stored. */
+/** One row: a scenario by name, a variant by name, a bound on the states stored, symmetry. */
 interface Row {
   readonly scenario: string;
   readonly variant: string;
   readonly maxStates?: number;
+  readonly symmetry?: boolean;
 }
 
-/** The engine table's rows (see `engine.ts`), without `incident-large`. */
+/** The engine table's rows (see `engine.ts`), then prefixes of the symmetric scenarios. */
 function rowsOf(names: readonly string[]): Row[] {
   return [
     ...names.flatMap((scenario) =>
@@ -45,6 +49,8 @@ function rowsOf(names: readonly string[]): Row[] {
     ),
     { scenario: 'incident-faults', variant: 'incident-2026' },
     { scenario: 'incident-3', variant: 'fixed', maxStates: 15_000 },
+    { scenario: 'incident-3', variant: 'fixed', maxStates: 15_000, symmetry: true },
+    { scenario: 'incident-large', variant: 'fixed', maxStates: 20_000, symmetry: true },
   ];
 }
 
@@ -65,6 +71,8 @@ const modules = {
   variants: 'machines/variants.ts',
   scenarios: 'scenarios/index.ts',
   symmetric: 'scenarios/symmetric.ts',
+  large: 'scenarios/large.ts',
+  symmetry: 'src/checker/serving/servingSymmetry.ts',
   events: 'src/checker/serving/servingEvents.ts',
   filter: 'src/checker/serving/unreachableEvents.ts',
   reads: 'src/checker/serving/servingReads.ts',
@@ -87,6 +95,8 @@ export async function loadCheckout(root: string): Promise<Runner> {
   const v = (await load(modules.variants)) as Variants;
   const s = (await load(modules.scenarios)) as Scenarios;
   const sym = (await load(modules.symmetric)) as Symmetric;
+  const large = (await load(modules.large)) as Large;
+  const group = (await load(modules.symmetry)) as Group;
   const ev = (await load(modules.events)) as Events;
   const f = (await load(modules.filter)) as Filter;
   const r = (await load(modules.reads)) as Reads;
@@ -97,7 +107,12 @@ export async function loadCheckout(root: string): Promise<Runner> {
     if (name === 'incident-faults' && incident) {
       return { ...incident, name, transferFaults: true };
     }
-    const found = name === 'incident-3' ? sym.incident3 : s.scenarios.find((x) => x.name === name);
+    const found =
+      name === 'incident-3'
+        ? sym.incident3
+        : name === 'incident-large'
+          ? large.incidentLarge
+          : s.scenarios.find((x) => x.name === name);
     if (!found) throw new Error(`--against: ${root} has no scenario ${name}`);
     return found;
   };
@@ -119,6 +134,12 @@ export async function loadCheckout(root: string): Promise<Runner> {
     const options = {
       events,
       ...(row.maxStates === undefined ? {} : { maxStates: row.maxStates }),
+      ...(row.symmetry
+        ? {
+            symmetry: group.servingSymmetry(scenario),
+            orbitSize: group.servingOrbitSize(scenario),
+          }
+        : {}),
       ...(props
         ? {
             invariants: checks(false),
@@ -182,7 +203,10 @@ export async function againstBench(
       const same = out.a.states === out.b.states;
       const states = same ? n(out.a.states) : `${n(out.a.states)} → ${n(out.b.states)}`;
       const engine = props ? 'fast+properties' : 'fast';
-      const name = row.maxStates === undefined ? row.scenario : `${row.scenario} (prefix)`;
+      const kind = [row.maxStates === undefined ? '' : 'prefix', row.symmetry ? 'symmetry' : '']
+        .filter((k) => k !== '')
+        .join(', ');
+      const name = kind === '' ? row.scenario : `${row.scenario} (${kind})`;
       lines.push([
         name,
         row.variant,

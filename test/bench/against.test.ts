@@ -2,7 +2,8 @@
  * The paired bench (`npm run bench -- --against DIR`): its arguments are refused with one line
  * naming what is accepted, a directory that is not a checkout is named with the file it lacks,
  * and a checkout's runner explores the row it is given with that checkout's own engine (the
- * manifest's state count, bare and with every property, and a state bound kept).
+ * manifest's counts, bare and with every property, a state bound kept, and symmetry's count of
+ * representatives).
  */
 import { fileURLToPath } from 'node:url';
 import { againstArg, loadCheckout, pairsArg } from '../../bench/against.ts';
@@ -43,5 +44,10 @@ describe('the paired bench', () => {
     expect(run({ scenario: 'incident-3', variant: 'fixed', maxStates: 500 }, true)().states).toBe(
       500,
     );
+    // With symmetry: the representatives of incident-3 × fixed (93,213 states without).
+    const symmetric = { scenario: 'incident-3', variant: 'fixed', symmetry: true };
+    expect(run(symmetric, false)().states).toBe(46_634);
+    const large = { scenario: 'incident-large', variant: 'fixed', maxStates: 300, symmetry: true };
+    expect(run(large, true)().states).toBe(300);
   });
 });
