@@ -5,11 +5,12 @@
  * `incident-2026` and `fixed`, `incident-faults` and the first 15,000 states of `incident-3` ×
  * `fixed`, then two rows with symmetry: the first 15,000 representatives of `incident-3` ×
  * `fixed` and the first 20,000 of `incident-large` × `fixed`. Each runs bare and with every
- * property (checked as `check` checks them, offered the events `check` offers). Each row runs N pairs (default 10) after three untimed runs of each, the two
- * runs of a pair alternating which goes first, so that a slow spell of the machine moves both.
- * The table gives the best and median rate of each side and the median of the pairs' ratios
- * (above 1: this checkout is faster). A checkout's machine, scenarios and engine are loaded from
- * its own files, so the two may differ in anything but the modules named in `loadCheckout`.
+ * property (checked as `check` checks them, offered the events `check` offers). Each row runs N
+ * pairs (default 10) after three untimed runs of each, the two runs of a pair alternating which
+ * goes first, so that a slow spell of the machine moves both. The table gives the best and
+ * median rate of each side and the median of the pairs' ratios (above 1: this checkout is
+ * faster). A checkout's machine, scenarios and engine are loaded from its own files, so the two
+ * may differ in anything but the exports `modules` names.
  */
 import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
@@ -197,7 +198,10 @@ export async function againstBench(
     const lines: string[][] = [];
     for (const row of rows) {
       const [a, b] = [before(row, props), after(row, props)];
-      for (let i = 0; i < 3; i++) [a(), b()];
+      for (let i = 0; i < 3; i++) {
+        a();
+        b();
+      }
       const out = paired(pairs, a, b);
       const rate = (states: number, ms: number) => Math.round((states / ms) * 1000);
       const same = out.a.states === out.b.states;

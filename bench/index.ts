@@ -17,10 +17,15 @@ import { workersBench } from './workers.ts';
 
 const json = process.argv.includes('--json');
 const quick = process.argv.includes('--quick');
+// A closed pipe (`npm run -s bench -- --json | head`) drops the rest of the output.
+process.stdout.on('error', (e: NodeJS.ErrnoException) => {
+  if (e.code !== 'EPIPE') throw e;
+});
 
 /** Every table, or the paired one with `--against`. */
 async function bench(argv: readonly string[]) {
   const base = againstArg(argv);
+  if (base === null && argv.includes('--pairs')) throw new Error('--pairs: only with --against');
   if (base !== null) {
     const here = fileURLToPath(new URL('..', import.meta.url));
     return againstBench(here, base, pairsArg(argv), json);

@@ -11,7 +11,8 @@ export interface BenchRecord {
    * `graph` (kvcheck's reference engine), `graph-defaults` (`getAdjacencyMap` with its
    * defaults), `fast`, or `fast` with a suffix naming what was added (`+properties`, checked
    * where a step changed what they read as `check` runs them, or `+properties, every state`;
-   * `+symmetry`, `+depth` for a depth-first search, `exact keys`, `first counterexample`).
+   * `+symmetry`, `+depth` for a depth-first search, `exact keys`, `first counterexample`). The
+   * paired bench (`--against`) ends it with `, base` or `, this`: the checkout it ran on.
    */
   readonly engine: string;
   /** Distinct states stored (representatives under symmetry). */
