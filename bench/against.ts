@@ -15,10 +15,7 @@
 import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import type { ServingState } from '../invariants/vocabulary.ts';
-import type { ServingContext } from '../machines/context.ts';
-import type { StateProjection } from '../src/engine/index.ts';
-import { n, paired, table } from './engine.ts';
+import { incidentFaults, n, paired, propertyChecks, table } from './engine.ts';
 import type { BenchRecord } from './record.ts';
 
 type Machines = typeof import('../machines/servingMachine.ts');
@@ -64,8 +61,6 @@ interface Counts {
 /** A run of a row on one checkout's engine, its machine built once. */
 type Runner = (row: Row, props: boolean) => () => Counts;
 
-type Check = (s: StateProjection<ServingContext>) => boolean;
-
 /** The files of a checkout this bench loads, relative to its root. */
 const modules = {
   machines: 'machines/servingMachine.ts',
@@ -105,9 +100,7 @@ export async function loadCheckout(root: string): Promise<Runner> {
   const p = (await load(modules.properties)) as Properties;
   const scenarioNamed = (name: string): Scenario => {
     const incident = s.scenarios.find((x) => x.name === 'incident');
-    if (name === 'incident-faults' && incident) {
-      return { ...incident, name, transferFaults: true };
-    }
+    if (name === 'incident-faults' && incident) return incidentFaults(incident);
     const found =
       name === 'incident-3'
         ? sym.incident3
@@ -125,13 +118,6 @@ export async function loadCheckout(root: string): Promise<Runner> {
       scenario.requests.map((q) => q.id),
       f.eventFilter(machine, scenario, variant),
     );
-    const named = Object.entries(p.properties);
-    const checks = (terminal: boolean): Record<string, Check> =>
-      Object.fromEntries(
-        named
-          .filter(([, q]) => (q.kind === 'terminal') === terminal)
-          .map(([name, q]): [string, Check] => [name, (x) => q(x as ServingState)]),
-      );
     const options = {
       events,
       ...(row.maxStates === undefined ? {} : { maxStates: row.maxStates }),
@@ -143,9 +129,8 @@ export async function loadCheckout(root: string): Promise<Runner> {
         : {}),
       ...(props
         ? {
-            invariants: checks(false),
-            terminalInvariants: checks(true),
-            reads: r.servingReads(scenario, named),
+            ...propertyChecks(p.properties),
+            reads: r.servingReads(scenario, Object.entries(p.properties)),
           }
         : {}),
     };

@@ -45,14 +45,32 @@ type Result = ExploreResult<ServingContext, ExternalEvent>;
 type Case = [Scenario, Variant];
 
 type Check = (s: StateProjection<ServingContext>) => boolean;
-const stateProps: Record<string, Check> = {};
-const terminalProps: Record<string, Check> = {};
-for (const [name, p] of Object.entries(properties)) {
-  const check = (s: StateProjection<ServingContext>) => p(s as ServingState);
-  (p.kind === 'terminal' ? terminalProps : stateProps)[name] = check;
+
+/**
+ * `props` (a checkout's `properties`) as `explore` checks them: state properties as invariants,
+ * terminal ones as terminal invariants, each by its name.
+ */
+export function propertyChecks(props: typeof properties): {
+  readonly invariants: Record<string, Check>;
+  readonly terminalInvariants: Record<string, Check>;
+} {
+  const invariants: Record<string, Check> = {};
+  const terminalInvariants: Record<string, Check> = {};
+  for (const [name, p] of Object.entries(props)) {
+    const check = (s: StateProjection<ServingContext>) => p(s as ServingState);
+    (p.kind === 'terminal' ? terminalInvariants : invariants)[name] = check;
+  }
+  return { invariants, terminalInvariants };
 }
+
+const { invariants: stateProps, terminalInvariants: terminalProps } = propertyChecks(properties);
 /** Every property: state properties as invariants, terminal ones as terminal invariants. */
 export const withProps: Options = { invariants: stateProps, terminalInvariants: terminalProps };
+
+/** `incident` with transfer faults: the engine table's `incident-faults` scenario. */
+export function incidentFaults(incident: Scenario): Scenario {
+  return { ...incident, name: 'incident-faults', transferFaults: true };
+}
 
 /**
  * `extra` with its properties' declared reads on `scenario` when it checks properties (its
@@ -259,13 +277,7 @@ export function engineBench(json: boolean, quick: boolean, largeSeconds = 300): 
     ...scenarios.flatMap((s) =>
       ['incident-2026', 'fixed'].map((v): [Case, undefined] => [[s, variantNamed(v)], undefined]),
     ),
-    [
-      [
-        { ...incident, name: 'incident-faults', transferFaults: true },
-        variantNamed('incident-2026'),
-      ],
-      undefined,
-    ],
+    [[incidentFaults(incident), variantNamed('incident-2026')], undefined],
     [[incident3, variantNamed('fixed')], threeRequestPrefix],
     ...(quick ? [] : [[[incidentLarge, variantNamed('fixed')], largePrefix] as [Case, number]]),
   ];
