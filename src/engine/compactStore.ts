@@ -6,6 +6,8 @@
  * trace records (4 KiB). Each state's record (its fingerprint, its parent's index and the event that reached
  * it, 16 bytes) goes to a temporary file, a block at a time; the file is unlinked as soon as it
  * is open, so nothing is left behind, and closed by `dispose` (or when the store is collected).
+ * A disposed store that wrote little keeps its file open for the thread's next store
+ * (`spareFile`): a run's fixed cost is then a few writes, not a file made and dropped.
  *
  * It cannot tell which stored state a duplicate equals (`indexed` is false): runs that draw the
  * state graph (`onTransition`) keep the indexed `FingerprintStore`. Trace reconstruction asks
@@ -39,8 +41,23 @@ const closeFile = new FinalizationRegistry<number>((fd) => {
   }
 });
 
-/** An open, already unlinked temporary file for trace records. */
+/**
+ * A trace file a disposed store left open for the next one, or -1. At most `spareBytes` of it
+ * hold old records, which the next store overwrites from the start: a store reads only the
+ * records it wrote. The process's exit closes it, and the file, unlinked, is then gone.
+ */
+let spareFile = -1;
+
+/** Largest trace file kept open for the next store (64 MiB: four million records). */
+const spareBytes = 64 * 1024 * 1024;
+
+/** An open, already unlinked temporary file for trace records: the spare one, or a new one. */
 function traceFile(): number {
+  if (spareFile !== -1) {
+    const fd = spareFile;
+    spareFile = -1;
+    return fd;
+  }
   const dir = mkdtempSync(join(tmpdir(), 'kvcheck-trace-'));
   const path = join(dir, 'records');
   const fd = openSync(path, 'w+');
@@ -143,11 +160,16 @@ export class CompactStore extends Fingerprinted implements StateStore {
     return this.blockBase * recordWords * 4;
   }
 
-  /** Closes the trace file; the store can no longer rebuild traces from it. */
+  /**
+   * Gives the trace file up; the store can no longer rebuild traces from it. The file is
+   * closed, or kept open for the thread's next store when it holds at most `spareBytes` and
+   * none is kept yet.
+   */
   dispose(): void {
     if (this.fd === -1) return;
     closeFile.unregister(this);
-    closeSync(this.fd);
+    if (spareFile === -1 && this.diskBytes() <= spareBytes) spareFile = this.fd;
+    else closeSync(this.fd);
     this.fd = -1;
   }
 

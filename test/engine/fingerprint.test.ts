@@ -101,6 +101,44 @@ describe('the fingerprint store', () => {
     store.dispose();
   });
 
+  it('compact: a store reads back its own records from a trace file an earlier store gave up', () => {
+    const config = { key: 'k', hash: { a: 1, b: 2 } };
+    /** A store of `n` states, state i reached from `parent(i)` by event `i % 11 + shift`. */
+    const filled = (n: number, parent: (i: number) => number, shift: number) => {
+      const store = new CompactStore();
+      for (let i = 0; i < n; i++) {
+        expect(store.add(config, { i, shift }, parent(i), null)).toBe(i);
+        store.setEvent(i, (i % 11) + shift);
+      }
+      return store;
+    };
+    const expectOwn = (
+      store: CompactStore,
+      n: number,
+      parent: (i: number) => number,
+      shift: number,
+    ) => {
+      for (let i = 1; i < n; i += 97) {
+        expect(store.parentOf(i)).toBe(parent(i));
+        expect(store.eventOf(i)).toBe((i % 11) + shift);
+        expect(store.isAt(config, { i, shift }, i)).toBe(true);
+      }
+    };
+    const first = filled(20_000, (i) => i - 1, 0);
+    first.dispose();
+    // The next stores overwrite the old records (or have files of their own) and read theirs.
+    const second = filled(3_000, (i) => i >> 1, 1);
+    const third = filled(5_000, (i) => (i * 7) % Math.max(i, 1), 2);
+    expect(second.diskBytes()).toBeGreaterThan(0);
+    expectOwn(second, 3_000, (i) => i >> 1, 1);
+    expectOwn(third, 5_000, (i) => (i * 7) % Math.max(i, 1), 2);
+    second.dispose();
+    third.dispose();
+    const fourth = filled(9_000, (i) => Math.max(i - 3, 0), 3);
+    expectOwn(fourth, 9_000, (i) => Math.max(i - 3, 0), 3);
+    fourth.dispose();
+  });
+
   it('estimates the collision probability with the birthday bound', () => {
     expect(collisionProbability(1)).toBe(0);
     expect(collisionProbability(2 ** 20)).toBeCloseTo((2 ** 20 * (2 ** 20 - 1)) / 2 / 2 ** 64, 20);
