@@ -14,15 +14,23 @@ export interface ServingState {
   readonly context: ServingContext;
 }
 
+/**
+ * Dot paths of the object state values seen so far. The engine's snapshots share one value
+ * object per configuration, so a run computes each path once.
+ */
+const pathsOfValues = new WeakMap<object, string>();
+
 /** Dot path of a state value: `{ admitted: 'waiting' }` → `admitted.waiting`. */
 export function valuePath(value: unknown): string {
   if (typeof value === 'string') return value;
-  if (value && typeof value === 'object') {
-    const [key, inner] = Object.entries(value)[0] ?? ['', ''];
-    const rest = valuePath(inner);
-    return rest ? `${key}.${rest}` : key;
-  }
-  return '';
+  if (value === null || typeof value !== 'object') return '';
+  const known = pathsOfValues.get(value);
+  if (known !== undefined) return known;
+  const [key, inner] = Object.entries(value)[0] ?? ['', ''];
+  const rest = valuePath(inner);
+  const path = rest ? `${key}.${rest}` : key;
+  pathsOfValues.set(value, path);
+  return path;
 }
 
 /** Where `rid`'s `region` is, as a dot path (`placeholder.waiting`, `done.finished`). */
@@ -73,7 +81,9 @@ function pathMatches(value: unknown, path: string, exact: boolean): boolean {
         if (seg.charCodeAt(k) !== path.charCodeAt(pos + k)) return false;
       return !exact && seg.charCodeAt(rest) === 46;
     }
-    if (!path.startsWith(seg, pos)) return false;
+    // A comparison by character: `startsWith(seg, pos)` costs a builtin call a segment.
+    for (let k = 0; k < seg.length; k++)
+      if (seg.charCodeAt(k) !== path.charCodeAt(pos + k)) return false;
     pos += seg.length;
     first = false;
     if (inner === undefined) return pos === path.length;

@@ -14,7 +14,10 @@ import { hasBit, listAt, listHas, listItems, listLen, setBit } from './vectorOps
 
 /** One request's fields in the current state. */
 export class RequestView {
-  /** The words of the state being read. */
+  /**
+   * The words of the state being read. Bound only by `requestViews` and `requestView`, which
+   * track what the views are bound to.
+   */
   w: Int32Array = new Int32Array(0);
   /** The request's id code in page owners, slot writers and reads: index + 1. */
   readonly code: number;
@@ -343,9 +346,14 @@ interface Views {
   readonly requests: RequestView[];
   readonly prefill: PoolView;
   readonly decode: PoolView;
+  /** The words every request view is bound to, or null when they may differ. */
+  requestsBound: Int32Array | null;
 }
 
 const viewsByLayout = new WeakMap<Layout, Views>();
+/** The layout `viewsOf` was last asked for and its views: one run reads one layout. */
+let lastLayout: Layout | null = null;
+let lastViews: Views | null = null;
 
 /** Builds the views of `layout` (kept out of `viewsOf`, whose hot path then closes over nothing). */
 function buildViews(layout: Layout): Views {
@@ -353,33 +361,46 @@ function buildViews(layout: Layout): Views {
     requests: layout.requests.map((id, i) => new RequestView(layout, i, id)),
     prefill: new PoolView(layout, 'prefill', layout.prefill),
     decode: new PoolView(layout, 'decode', layout.decode),
+    requestsBound: null,
   };
   viewsByLayout.set(layout, v);
   return v;
 }
 
+/** The views of `layout`, built on first use; the last layout's without a map lookup. */
 function viewsOf(layout: Layout): Views {
-  return viewsByLayout.get(layout) ?? buildViews(layout);
+  if (layout === lastLayout) return lastViews as Views;
+  const views = viewsByLayout.get(layout) ?? buildViews(layout);
+  lastLayout = layout;
+  lastViews = views;
+  return views;
 }
 
 /** The requests of `c` in scenario order, as views bound to `c`'s words (see the module note). */
 export function requestViews(c: ServingContext): readonly RequestView[] {
-  const views = viewsOf(c.layout).requests;
+  const all = viewsOf(c.layout);
+  const views = all.requests;
   const w = c.words;
+  if (all.requestsBound === w) return views;
   for (let i = 0; i < views.length; i++) (views[i] as RequestView).w = w;
+  all.requestsBound = w;
   return views;
 }
 
 /** Request `rid` of `c` as a view bound to `c`'s words. */
 export function requestView(c: ServingContext, rid: RequestId): RequestView {
-  const v = viewsOf(c.layout).requests[c.layout.indexOf(rid)] as RequestView;
-  v.w = c.words;
+  const all = viewsOf(c.layout);
+  const v = all.requests[c.layout.indexOf(rid)] as RequestView;
+  if (v.w !== c.words) {
+    v.w = c.words;
+    all.requestsBound = null;
+  }
   return v;
 }
 
 /** The pool of `node` in `c`, as a view bound to `c`'s words. */
 export function poolView(c: ServingContext, node: NodeRole): PoolView {
   const v = viewsOf(c.layout)[node];
-  v.w = c.words;
+  if (v.w !== c.words) v.w = c.words;
   return v;
 }
