@@ -71,12 +71,7 @@ export function workersFrom(
     if (count < 2 || conflict) return { workers: 1 };
     return { workers: count, workerLevels: { start: autoWorkers.start } };
   }
-  const workers = Number(text);
-  if (!/^\s*\d+\s*$/.test(text) || workers < 1 || workers > workersMost) {
-    throw new UsageError(
-      `--workers: must be a whole number from 1 to ${workersMost}, or auto (got "${text}")`,
-    );
-  }
+  const workers = wholeNumber('--workers', text, 1, { max: workersMost, or: 'auto' });
   const conflict = conflictOf({ ...search, workers }, 'workers');
   if (conflict) {
     throw new UsageError(

@@ -24,7 +24,7 @@ import {
   type SelectionArgs,
 } from './resolve.ts';
 import { renderSimulation } from './simulateText.ts';
-import { oneOf, UsageError, wholeNumber } from './usageError.ts';
+import { oneOf, wholeNumber } from './usageError.ts';
 
 /** Options of `kvcheck simulate`, as parsed from the command line. */
 export interface SimulateArgs extends SelectionArgs {
@@ -37,11 +37,7 @@ export interface SimulateArgs extends SelectionArgs {
 
 function seedOf(text: string | undefined): number {
   if (text === undefined) return randomSeed();
-  const seed = wholeNumber('--seed', text, 0);
-  if (seed > maxSeed) {
-    throw new UsageError(`--seed: must be a whole number from 0 to ${maxSeed} (got "${text}")`);
-  }
-  return seed;
+  return wholeNumber('--seed', text, 0, { max: maxSeed });
 }
 
 /** `kvcheck simulate`: prints the results (text or the Outcome as JSON); returns the exit code. */

@@ -16,11 +16,33 @@ export function oneOf(what: string, name: string, accepted: readonly string[]): 
   throw new UsageError(`unknown ${what} "${name}"; ${didYouMean(name, accepted)}`);
 }
 
-/** Parses a whole number `>= min` given to `flag`, or throws a UsageError saying what is accepted. */
-export function wholeNumber(flag: string, text: string, min: number): number {
+/**
+ * What a whole-number flag accepts besides `min`: an upper bound `max`, and a word `or` that the
+ * caller reads before (`auto`), which the error names.
+ */
+export interface WholeNumberRange {
+  readonly max?: number;
+  readonly or?: string;
+}
+
+/**
+ * Parses a whole number from `min` (to `range.max`) given to `flag`, or throws a UsageError
+ * saying what is accepted: `--runs: must be a whole number >= 1 (got "0")`, or with a range
+ * `--workers: must be a whole number from 1 to 64, or auto (got "x")`.
+ */
+export function wholeNumber(
+  flag: string,
+  text: string,
+  min: number,
+  range: WholeNumberRange = {},
+): number {
   const n = Number(text);
-  if (!/^\d+$/.test(text.trim()) || !Number.isSafeInteger(n) || n < min) {
-    throw new UsageError(`${flag}: must be a whole number >= ${min} (got "${text}")`);
+  const { max, or } = range;
+  const inRange = Number.isSafeInteger(n) && n >= min && (max === undefined || n <= max);
+  if (!/^\d+$/.test(text.trim()) || !inRange) {
+    const accepted = max === undefined ? `>= ${min}` : `from ${min} to ${max}`;
+    const word = or === undefined ? '' : `, or ${or}`;
+    throw new UsageError(`${flag}: must be a whole number ${accepted}${word} (got "${text}")`);
   }
   return n;
 }

@@ -88,7 +88,7 @@ describe('kvcheck simulate', () => {
   it.each([
     [['--runs', '0'], /^error: --runs: must be a whole number >= 1 \(got "0"\)$/],
     [['--depth', 'deep'], /^error: --depth: must be a whole number >= 1/],
-    [['--seed', '-3'], /^error: --seed: must be a whole number >= 0/],
+    [['--seed', '-3'], /^error: --seed: must be a whole number from 0 to 4294967295/],
     [['--seed', '4294967296'], /^error: --seed: must be a whole number from 0 to 4294967295/],
     [['--variant', 'nope'], /^error: unknown variant "nope"; accepted: .*incident-2026/],
     [['--invariant', 'nope'], /^error: unknown invariant "nope"; accepted: .*noCrossTenantRead/],
