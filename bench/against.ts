@@ -15,6 +15,7 @@
 import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
+import { UsageError, wholeNumber } from '../src/cli/usageError.ts';
 import { incidentFaults, n, paired, propertyChecks, table } from './engine.ts';
 import type { BenchRecord } from './record.ts';
 
@@ -83,7 +84,7 @@ const modules = {
 export async function loadCheckout(root: string): Promise<Runner> {
   for (const file of Object.values(modules)) {
     if (!existsSync(resolve(root, file))) {
-      throw new Error(`--against: ${root} is not a kvcheck checkout (no ${file})`);
+      throw new UsageError(`--against: ${root} is not a kvcheck checkout (no ${file})`);
     }
   }
   const load = (file: string): Promise<unknown> => import(pathToFileURL(resolve(root, file)).href);
@@ -107,7 +108,7 @@ export async function loadCheckout(root: string): Promise<Runner> {
         : name === 'incident-large'
           ? large.incidentLarge
           : s.scenarios.find((x) => x.name === name);
-    if (!found) throw new Error(`--against: ${root} has no scenario ${name}`);
+    if (!found) throw new UsageError(`--against: ${root} has no scenario ${name}`);
     return found;
   };
   return (row, props) => {
@@ -147,7 +148,7 @@ export function againstArg(argv: readonly string[]): string | null {
   if (at === -1) return null;
   const dir = argv[at + 1];
   if (dir === undefined || dir.startsWith('--')) {
-    throw new Error('--against: give the directory of another kvcheck checkout');
+    throw new UsageError('--against: give the directory of another kvcheck checkout');
   }
   return dir;
 }
@@ -156,11 +157,7 @@ export function againstArg(argv: readonly string[]): string | null {
 export function pairsArg(argv: readonly string[]): number {
   const at = argv.indexOf('--pairs');
   if (at === -1) return 10;
-  const pairs = Number(argv[at + 1]);
-  if (!Number.isInteger(pairs) || pairs < 1 || pairs > 1000) {
-    throw new Error(`--pairs: must be a whole number from 1 to 1000 (got "${argv[at + 1]}")`);
-  }
-  return pairs;
+  return wholeNumber('--pairs', argv[at + 1] ?? '', 1, { max: 1000 });
 }
 
 /**

@@ -35,6 +35,7 @@ import { servingEvents } from '../src/checker/serving/servingEvents.ts';
 import { servingReads } from '../src/checker/serving/servingReads.ts';
 import { servingOrbitSize, servingSymmetry } from '../src/checker/serving/servingSymmetry.ts';
 import { eventFilter } from '../src/checker/serving/unreachableEvents.ts';
+import { UsageError } from '../src/cli/usageError.ts';
 import type { ExploreOptions, ExploreResult, StateProjection } from '../src/engine/index.ts';
 import { explore } from '../src/engine/index.ts';
 import type { BenchRecord } from './record.ts';
@@ -516,7 +517,7 @@ export function largeSecondsArg(argv: readonly string[]): number {
   if (at === -1) return 300;
   if (argv[at + 1] === 'none') return Number.POSITIVE_INFINITY;
   const n = Number(argv[at + 1]);
-  if (!(n > 0)) throw new Error('--large-seconds: must be a number of seconds > 0, or none');
+  if (!(n > 0)) throw new UsageError('--large-seconds: must be a number of seconds > 0, or none');
   return n;
 }
 

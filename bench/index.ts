@@ -10,6 +10,7 @@
  * in one run. A bad argument gets one line on stderr and exit code 2.
  */
 import { fileURLToPath } from 'node:url';
+import { UsageError } from '../src/cli/usageError.ts';
 import { againstArg, againstBench, pairsArg } from './against.ts';
 import { engineBench, largeSecondsArg } from './engine.ts';
 import { porBench } from './por.ts';
@@ -25,7 +26,9 @@ process.stdout.on('error', (e: NodeJS.ErrnoException) => {
 /** Every table, or the paired one with `--against`. */
 async function bench(argv: readonly string[]) {
   const base = againstArg(argv);
-  if (base === null && argv.includes('--pairs')) throw new Error('--pairs: only with --against');
+  if (base === null && argv.includes('--pairs')) {
+    throw new UsageError('--pairs: only with --against');
+  }
   if (base !== null) {
     const here = fileURLToPath(new URL('..', import.meta.url));
     return againstBench(here, base, pairsArg(argv), json);
@@ -41,7 +44,7 @@ try {
   const records = await bench(process.argv);
   if (json) for (const r of records) console.log(JSON.stringify(r));
 } catch (e) {
-  if (!(e instanceof Error && e.message.startsWith('--'))) throw e;
+  if (!(e instanceof UsageError)) throw e;
   console.error(`error: ${e.message}`);
   process.exitCode = 2;
 }

@@ -5,8 +5,10 @@
  * manifest's counts, bare and with every property, a state bound kept, and symmetry's count of
  * representatives).
  */
+import { spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { againstArg, loadCheckout, pairsArg } from '../../bench/against.ts';
+import { UsageError } from '../../src/cli/usageError.ts';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
 
@@ -23,6 +25,30 @@ describe('the paired bench', () => {
     for (const bad of ['0', '1.5', 'ten', '1001', undefined]) {
       const argv = bad === undefined ? ['--pairs'] : ['--pairs', bad];
       expect(() => pairsArg(argv)).toThrow(/^--pairs: must be a whole number from 1 to 1000/);
+      expect(() => pairsArg(argv)).toThrow(UsageError);
+    }
+  });
+
+  it('ends a bad argument with one line on stderr and exit code 2, before any run', () => {
+    const run = (...args: string[]) =>
+      spawnSync(process.execPath, ['--import', 'tsx', 'bench/index.ts', ...args], {
+        cwd: root,
+        encoding: 'utf8',
+      });
+    for (const [args, line] of [
+      [['--pairs', '3'], 'error: --pairs: only with --against'],
+      [['--against', '/nonexistent-checkout'], /^error: --against: \/nonexistent-checkout is not/],
+      [
+        ['--against', root, '--pairs', '0'],
+        /^error: --pairs: must be a whole number from 1 to 1000/,
+      ],
+    ] as const) {
+      const r = run(...args);
+      expect(r.status).toBe(2);
+      expect(r.stdout).toBe('');
+      const lines = r.stderr.trim().split('\n');
+      expect(lines).toHaveLength(1);
+      expect(lines[0]).toMatch(line);
     }
   });
 
