@@ -16,7 +16,7 @@ import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { UsageError, wholeNumber } from '../src/cli/usageError.ts';
-import { incidentFaults, n, paired, propertyChecks, table } from './engine.ts';
+import { incidentFaults, n, paired, propertyChecks, ratioCell, table } from './engine.ts';
 import type { BenchRecord } from './record.ts';
 
 type Machines = typeof import('../machines/servingMachine.ts');
@@ -201,7 +201,7 @@ export async function againstBench(
         n(rate(out.b.states, out.msB)),
         n(rate(out.a.states, out.medianA)),
         n(rate(out.b.states, out.medianB)),
-        `${out.ratio.toFixed(2)}x`,
+        ratioCell(out.ratio, out.spread),
       ]);
       const record = (side: string, counts: Counts, ms: number): BenchRecord => ({
         scenario: row.scenario,
@@ -215,11 +215,15 @@ export async function againstBench(
       records.push(record('base', out.a, out.msA), {
         ...record('this', out.b, out.msB),
         pairedRatio: Math.round(out.ratio * 100) / 100,
+        pairedSpread: [
+          Math.round(out.spread[0] * 100) / 100,
+          Math.round(out.spread[1] * 100) / 100,
+        ],
       });
     }
     if (!json) {
       console.log(
-        `\n${props ? 'Every property' : 'No property'}; ${pairs} pairs of runs, alternating; states per second, best and median run of each; ratio = median of the pairs' time(base) / time(this):\n`,
+        `\n${props ? 'Every property' : 'No property'}; ${pairs} pairs of runs, alternating; states per second, best and median run of each; ratio = median of the pairs' time(base) / time(this), in brackets the middle half of them:\n`,
       );
       console.log(
         table('scenario|variant|states|base best|this best|base median|this median|ratio', lines),

@@ -103,10 +103,27 @@ function median(xs: readonly number[]): number {
 }
 
 /**
+ * The lower and upper quartiles of `xs`, the bounds of its middle half: in ascending order, the
+ * values at positions (n - 1) / 4 rounded down and 3 (n - 1) / 4 rounded up (both the one value
+ * of a single one); NaN for none.
+ */
+export function quartiles(xs: readonly number[]): readonly [number, number] {
+  const s = [...xs].sort((x, y) => x - y);
+  const last = s.length - 1;
+  return [s[Math.floor(last / 4)] ?? Number.NaN, s[Math.ceil((3 * last) / 4)] ?? Number.NaN];
+}
+
+/** A paired ratio and the middle half of the pairs' ratios, as the tables print it. */
+export function ratioCell(ratio: number, spread: readonly [number, number]): string {
+  return `${ratio.toFixed(2)}x (${spread[0].toFixed(2)}-${spread[1].toFixed(2)})`;
+}
+
+/**
  * `runs` pairs of runs of `a` and `b`, alternating which goes first: the last value of each, the
- * best and median time of each, and the median of the pairs' ratios time(a) / time(b). The two
- * runs of a pair are seconds apart, so a slow spell of the machine moves both; the median ratio
- * is steadier than the ratio of the best times.
+ * best and median time of each, and the median of the pairs' ratios time(a) / time(b) with their
+ * quartiles (`spread`). The two runs of a pair are seconds apart, so a slow spell of the machine
+ * moves both; the median ratio is steadier than the ratio of the best times, and the spread says
+ * how steady.
  */
 export function paired<T>(
   runs: number,
@@ -120,6 +137,7 @@ export function paired<T>(
   medianA: number;
   medianB: number;
   ratio: number;
+  spread: readonly [number, number];
 } {
   const ratios: number[] = [];
   const timesA: number[] = [];
@@ -149,6 +167,7 @@ export function paired<T>(
     medianA: median(timesA),
     medianB: median(timesB),
     ratio: median(ratios),
+    spread: quartiles(ratios),
   };
 }
 
@@ -367,7 +386,7 @@ export function engineBench(json: boolean, quick: boolean, largeSeconds = 300): 
           side.perState(false),
           n(Math.round((p.a.stats.states / p.msA) * 1000)),
           n(Math.round((p.b.stats.states / p.msB) * 1000)),
-          `${p.ratio.toFixed(2)}x`,
+          ratioCell(p.ratio, p.spread),
         ],
       ];
     });
@@ -384,7 +403,7 @@ export function engineBench(json: boolean, quick: boolean, largeSeconds = 300): 
     },
   }));
   print(
-    `\nThe ${Object.keys(stateProps).length} state properties on every state, or only where a step changed what they read (as check runs them); calls = property calls per state; ${quick ? '10' : '30'} pairs of runs (4 or 10 on prefixes), alternating; speed-up = median of the pairs' time ratios:\n`,
+    `\nThe ${Object.keys(stateProps).length} state properties on every state, or only where a step changed what they read (as check runs them); calls = property calls per state; ${quick ? '10' : '30'} pairs of runs (4 or 10 on prefixes), alternating; speed-up = median of the pairs' time ratios (in brackets, the middle half of them):\n`,
   );
   print(
     table(
@@ -405,7 +424,7 @@ export function engineBench(json: boolean, quick: boolean, largeSeconds = 300): 
     },
   }));
   print(
-    `\nEvery property; every event the active nodes handle offered, or only those a transition may take (as check offers them); offered = events per state; ${quick ? '10' : '30'} pairs of runs (4 or 10 on prefixes), alternating; speed-up = median of the pairs' time ratios:\n`,
+    `\nEvery property; every event the active nodes handle offered, or only those a transition may take (as check offers them); offered = events per state; ${quick ? '10' : '30'} pairs of runs (4 or 10 on prefixes), alternating; speed-up = median of the pairs' time ratios (in brackets, the middle half of them):\n`,
   );
   print(
     table(

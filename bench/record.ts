@@ -32,4 +32,9 @@ export interface BenchRecord {
    * (above 1: this checkout is faster).
    */
   readonly pairedRatio?: number;
+  /**
+   * With `pairedRatio`: the lower and upper quartiles of the pairs' ratios, the middle half of
+   * them. A change is measured where this range stays clear of 1.
+   */
+  readonly pairedSpread?: readonly [number, number];
 }

@@ -8,6 +8,7 @@
 import { spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { againstArg, loadCheckout, pairsArg } from '../../bench/against.ts';
+import { paired, quartiles, ratioCell } from '../../bench/engine.ts';
 import { UsageError } from '../../src/cli/usageError.ts';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
@@ -27,6 +28,23 @@ describe('the paired bench', () => {
       expect(() => pairsArg(argv)).toThrow(/^--pairs: must be a whole number from 1 to 1000/);
       expect(() => pairsArg(argv)).toThrow(UsageError);
     }
+  });
+
+  it("gives the middle half of the pairs' ratios beside their median", () => {
+    expect(quartiles([7, 1, 10, 4, 2, 9, 3, 6, 8, 5])).toEqual([3, 8]);
+    expect(quartiles([1, 2, 3, 4, 5])).toEqual([2, 4]);
+    expect(quartiles([1.5])).toEqual([1.5, 1.5]);
+    expect(quartiles([]).every(Number.isNaN)).toBe(true);
+    expect(ratioCell(1.123, [0.987, 1.2])).toBe('1.12x (0.99-1.20)');
+    const sum = (k: number) => () => {
+      let s = 0;
+      for (let i = 0; i < k; i++) s += Math.sqrt(i);
+      return s;
+    };
+    const out = paired(9, sum(20_000), sum(40_000));
+    expect(out.spread[0]).toBeLessThanOrEqual(out.ratio);
+    expect(out.ratio).toBeLessThanOrEqual(out.spread[1]);
+    expect(out.spread[0]).toBeGreaterThan(0);
   });
 
   it('ends a bad argument with one line on stderr and exit code 2, before any run', () => {
