@@ -75,15 +75,12 @@ function pathMatches(value: unknown, path: string, exact: boolean): boolean {
       pos++;
     }
     const rest = path.length - pos;
-    if (seg.length > rest) {
-      // The value's path is longer than `path`: a descendant if `path` ends where a dot follows.
-      for (let k = 0; k < rest; k++)
-        if (seg.charCodeAt(k) !== path.charCodeAt(pos + k)) return false;
-      return !exact && seg.charCodeAt(rest) === 46;
-    }
-    // A comparison by character: `startsWith(seg, pos)` costs a builtin call a segment.
-    for (let k = 0; k < seg.length; k++)
+    // By character: `startsWith(seg, pos)` costs a builtin call a segment.
+    const shared = Math.min(seg.length, rest);
+    for (let k = 0; k < shared; k++)
       if (seg.charCodeAt(k) !== path.charCodeAt(pos + k)) return false;
+    // The value's path is longer than `path`: a descendant if `path` ends where a dot follows.
+    if (seg.length > rest) return !exact && seg.charCodeAt(rest) === 46;
     pos += seg.length;
     first = false;
     if (inner === undefined) return pos === path.length;

@@ -36,9 +36,12 @@ const stateValue = fc
 /** A dot path of 1 to 4 segments. */
 const path = fc.array(segment, { minLength: 1, maxLength: 4 }).map((segs) => segs.join('.'));
 
+/** The context of every state below: only the state values differ. */
+const context = buildState().context;
+
 /** A state whose request a1 has its `decode` region at `value`. */
 function stateAt(value: unknown): ServingState {
-  return { value: { a1: { decode: value } }, context: buildState().context };
+  return { value: { a1: { decode: value } }, context };
 }
 
 describe('region readers', () => {
