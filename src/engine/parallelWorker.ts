@@ -24,7 +24,7 @@ import {
   type WorkerMessage,
 } from './parallelProtocol.ts';
 import { failing, Search } from './search.ts';
-import { RecordBytes, StateRecords } from './stateRecords.ts';
+import { RecordBytes, StateRecords, type WordChanges } from './stateRecords.ts';
 import { Fingerprinter, type WordsHash } from './stateStore.ts';
 import type { WorkerRecipe, WorkerRun } from './types.ts';
 import { isVectorContext, type VectorContext } from './vectorContext.ts';
@@ -152,6 +152,11 @@ class Expander<C, E extends EventObject> {
   private readonly records: StateRecords;
   private readonly template: VectorContext;
   private readonly prints = new Fingerprinter(true);
+  /** The state being expanded, whose successors' records are written from its (`expandOne`). */
+  private readonly from: { parent: Int32Array; readonly changes: WordChanges } = {
+    parent: new Int32Array(0),
+    changes: this.prints,
+  };
   private readonly sent = new SentCache();
   private readonly pool = new BufferPool();
   private readonly moves = new Ints(this.pool);
@@ -230,6 +235,7 @@ class Expander<C, E extends EventObject> {
     const options = run.options;
     const source = search.snapshot(state);
     const offered = offeredEvents(options.events, state.view, source);
+    this.from.parent = state.context.words;
     let enabled = 0;
     for (let i = 0; i < offered.length; i++) {
       const event = offered[i] as EventObject;
@@ -262,7 +268,8 @@ class Expander<C, E extends EventObject> {
         const due = search.due(state.view, next.view, prints);
         m[at + M.violated] = failing(search.invariants, snap, 0, due);
         const words = (next.context as VectorContext).words;
-        m[at + M.candidate] = candidates.append(this.records, -1, next.view, words);
+        // Written from the state's record, as `prints` found the words differ from its.
+        m[at + M.candidate] = candidates.append(this.records, -1, next.view, words, this.from);
         const hashed = prints.lastHint as WordsHash;
         m[at + M.wordsA] = hashed.a;
         m[at + M.wordsB] = hashed.b;

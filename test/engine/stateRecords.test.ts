@@ -1,8 +1,9 @@
 /**
  * The packed state records (`stateRecords.ts`) that the parallel search queues and ships: any
  * configuration and any words, extreme values among them, read back exactly, from any offset of
- * a buffer holding other records; the length and index fields say what they should; and a
- * serving state packs into a small fraction of its fixed size.
+ * a buffer holding other records; the length and index fields say what they should; a
+ * successor written from its parent's record (`write` with a `Successor`) is the record written whole, byte for
+ * byte; and a serving state packs into a small fraction of its fixed size.
  *
  * The seed is pinned: set KVCHECK_SEED to replay another one.
  */
@@ -16,6 +17,7 @@ import { viewsOf } from '../../src/engine/configView.ts';
 import { initialState } from '../../src/engine/initialState.ts';
 import { packedHash, RecordBytes, StateRecords } from '../../src/engine/stateRecords.ts';
 import type { VectorContext } from '../../src/engine/vectorContext.ts';
+import { wordDiffer } from '../../src/engine/wordDiff.ts';
 import { pinnedSeed } from '../seed.ts';
 
 const seed = pinnedSeed(20261206);
@@ -38,16 +40,29 @@ const stateOf = (nodes: number, words: number) =>
     index: fc.integer({ min: -1, max: 0x7fffffff }),
   });
 
-const layoutArb = fc
-  .record({ nodes: fc.integer({ min: 1, max: 300 }), words: fc.integer({ min: 0, max: 600 }) })
-  .chain(({ nodes, words }) =>
-    fc.record({
-      nodes: fc.constant(nodes),
-      words: fc.constant(words),
-      states: fc.array(stateOf(nodes, words), { minLength: 1, maxLength: 6 }),
-      pad: fc.nat({ max: 9 }),
-    }),
-  );
+/**
+ * A layout of up to 300 nodes and `minWords` to 600 words, with what `draw` draws for it and a
+ * padding of up to 9 bytes before the first record.
+ */
+function withLayout<T extends object>(
+  minWords: number,
+  draw: (nodes: number, words: number) => fc.Arbitrary<T>,
+): fc.Arbitrary<T & { nodes: number; words: number; pad: number }> {
+  return fc
+    .record({
+      nodes: fc.integer({ min: 1, max: 300 }),
+      words: fc.integer({ min: minWords, max: 600 }),
+    })
+    .chain(({ nodes, words }) =>
+      fc
+        .tuple(draw(nodes, words), fc.nat({ max: 9 }))
+        .map(([drawn, pad]) => ({ ...drawn, nodes, words, pad })),
+    );
+}
+
+const layoutArb = withLayout(0, (nodes, words) =>
+  fc.record({ states: fc.array(stateOf(nodes, words), { minLength: 1, maxLength: 6 }) }),
+);
 
 /** A view cache that makes a view of any flags: what `read` asks of it. */
 const anyViews = {
@@ -81,6 +96,51 @@ test.prop([layoutArb], { seed, numRuns: 300 })(
       records.setIndex(out.data, at, 7);
       expect(records.indexAt(out.data, at)).toBe(7);
     });
+  },
+);
+
+/** A parent state and a successor of it: the parent's words with `edits` written over them. */
+const parentAndChild = withLayout(1, (nodes, words) =>
+  fc.record({
+    parent: stateOf(nodes, words),
+    child: stateOf(nodes, 0),
+    edits: fc.array(fc.tuple(fc.nat({ max: words - 1 }), word), { maxLength: 12 }),
+  }),
+);
+
+test.prop([parentAndChild], { seed, numRuns: 300 })(
+  `writes a successor from its parent's record byte for byte as it writes it whole (fast-check seed ${seed})`,
+  ({ nodes, words, parent, child, edits, pad }) => {
+    const records = new StateRecords(nodes, words);
+    const chunk = new RecordBytes(1);
+    chunk.commit(chunk.reserve(pad) + pad);
+    const parentView = { flags: Uint8Array.from(parent.flags), done: parent.done } as ConfigView;
+    const at = chunk.append(records, parent.index, parentView, Int32Array.from(parent.words));
+    const read = records.read(chunk.data, at, anyViews, { words: new Int32Array(0) });
+    const next = read.context.words.slice();
+    for (const [i, w] of edits) next[i] = w;
+    const differ = wordDiffer(words);
+    const count = differ.diff(read.context.words, next);
+    const view = { flags: Uint8Array.from(child.flags), done: child.done } as ConfigView;
+    const whole = new Uint8Array(records.maxSize);
+    const end = records.write(whole, 0, child.index, view, next);
+    const changes = { changedWords: differ.changed, changedCount: count };
+    const from = new RecordBytes(1);
+    from.commit(from.reserve(pad) + pad);
+    const parentWords = read.context.words;
+    const start = from.append(records, child.index, view, next, { parent: parentWords, changes });
+    const written = (out: RecordBytes, at: number) => Array.from(out.data.subarray(at, out.length));
+    expect(written(from, start)).toEqual(Array.from(whole.subarray(0, end)));
+    // Without the changes, or from words that are not the last record read: written whole.
+    for (const successor of [
+      { parent: parentWords, changes: { ...changes, changedCount: -1 } },
+      { parent: next, changes },
+    ]) {
+      const out = new RecordBytes(1);
+      expect(written(out, out.append(records, child.index, view, next, successor))).toEqual(
+        Array.from(whole.subarray(0, end)),
+      );
+    }
   },
 );
 
