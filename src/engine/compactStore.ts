@@ -232,28 +232,37 @@ export class CompactStore extends Fingerprinted implements StateStore {
 }
 
 /**
- * The slot of `slots` (a table of (high, low) pairs, linear probing from the slot the high word
- * scales to) holding fingerprint (h, l), or the empty slot where it belongs.
+ * Probes `slots` (a table of (high, low) pairs, linear probing from the slot the high word scales
+ * to) for fingerprint (h, l): the slot holding it, or `-1 - slot` for the empty slot where it
+ * belongs. Each slot's words are read once, so the answer is what the probe saw (see `tableHas`).
  */
-function slotIn(slots: Uint32Array, h: number, l: number): number {
+function probe(slots: Uint32Array, h: number, l: number): number {
   const cap = slots.length >>> 1;
   let slot = Math.floor((h / 4294967296) * cap);
   for (;;) {
     const sl = slots[2 * slot + 1] as number;
-    if (sl === 0 || (sl === l && slots[2 * slot] === h)) return slot;
+    if (sl === 0) return -1 - slot;
+    if (sl === l && slots[2 * slot] === h) return slot;
     slot = slot + 1 === cap ? 0 : slot + 1;
   }
+}
+
+/** The slot of `slots` holding fingerprint (h, l), or the empty slot where it belongs. */
+function slotIn(slots: Uint32Array, h: number, l: number): number {
+  const slot = probe(slots, h, l);
+  return slot < 0 ? -1 - slot : slot;
 }
 
 /**
  * Whether the fingerprint (`h`, `l`), as the fingerprinter computed it, is in `slots`, a
  * `CompactStore`'s `table()`. A worker thread may read a shared table while the store adds to it:
  * a slot it finds empty may be filled a moment later, so a miss means only "not stored when
- * looked at", and a hit is a stored state.
+ * looked at", and a hit is a stored state. The answer is the probe's own: reading the empty
+ * slot's word again, as this did until 2026-12-07, could find another state just written there
+ * and call a new state stored, which lost it (and the moves from it) from a parallel search.
  */
 export function tableHas(slots: Uint32Array, h: number, l: number): boolean {
-  const low = fingerprintLow(h, l);
-  return slots[2 * slotIn(slots, h, low) + 1] !== 0;
+  return probe(slots, h, fingerprintLow(h, l)) >= 0;
 }
 
 /** The low word of a fingerprint as stored: never 0, which marks an empty slot. */

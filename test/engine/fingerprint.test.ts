@@ -2,12 +2,13 @@
  * State identity in fingerprint mode: the structural hash follows `JSON.stringify`'s
  * equivalence (equal texts, equal hashes, whatever the object identities or the parent tree
  * used as a hint), distinct texts get distinct 64-bit hashes in practice, and the store keeps
- * its promise of at most 64 bytes per state.
+ * its promise of at most 64 bytes per state. A worker's lookup in the shared table answers what
+ * its probe saw, even when the main thread fills the slot a moment later.
  *
  * The seed is pinned: set KVCHECK_SEED to replay another one.
  */
 import { fc, test } from '@fast-check/vitest';
-import { CompactStore } from '../../src/engine/compactStore.ts';
+import { CompactStore, tableHas } from '../../src/engine/compactStore.ts';
 import { collisionProbability } from '../../src/engine/fingerprint.ts';
 import { FingerprintStore } from '../../src/engine/stateStore.ts';
 import { type HashNode, StructuralHasher } from '../../src/engine/structuralHash.ts';
@@ -166,4 +167,39 @@ describe(`the hash of a vector's words (seed ${seed})`, () => {
       expect([...from]).toEqual([...fresh]);
     },
   );
+});
+
+describe("a worker's lookup in the shared table", () => {
+  /**
+   * `slots` as a worker sees them while the main thread writes: once the lookup has read the
+   * low word of slot `at` as empty, the main thread stores `other` there.
+   */
+  function fillingAfterRead(slots: Uint32Array, at: number, other: [number, number]) {
+    let filled = false;
+    return new Proxy(slots, {
+      get(target, key) {
+        const value = Reflect.get(target, key);
+        if (key === String(2 * at + 1) && value === 0 && !filled) {
+          filled = true;
+          target[2 * at] = other[0];
+          target[2 * at + 1] = other[1];
+        }
+        return typeof value === 'function' ? value.bind(target) : value;
+      },
+    });
+  }
+
+  it('calls a state missing when its slot was empty as it probed, though another lands there', () => {
+    const store = new CompactStore(true, true);
+    // Two high words that scale to the same first slot of the 512-slot table.
+    const [h, other] = [0x40000000, 0x40000001];
+    expect(tableHas(store.table(), h, 7)).toBe(false);
+    const slots = fillingAfterRead(store.table(), 128, [other, 9]);
+    expect(tableHas(slots, h, 7)).toBe(false);
+    // The main thread's write landed: the other state is found, and the first still is not.
+    expect(tableHas(store.table(), other, 9)).toBe(true);
+    expect(tableHas(store.table(), h, 7)).toBe(false);
+    expect(store.addFingerprint(h, 7, -1)).toBe(0);
+    expect(tableHas(store.table(), h, 7)).toBe(true);
+  });
 });
