@@ -18,7 +18,10 @@ export interface BenchRecord {
   /** Distinct states stored (representatives under symmetry). */
   readonly states: number;
   readonly transitions: number;
-  /** Wall-clock milliseconds of the run (the best of several where the table says so). */
+  /**
+   * Wall-clock milliseconds of the run (the best of several, or the median round's, where the
+   * table says so).
+   */
   readonly ms: number;
   readonly statesPerSecond: number;
   /** The fast engine's visited-state store per state; null for the reference engines. */
@@ -37,4 +40,11 @@ export interface BenchRecord {
    * them. A change is measured where this range stays clear of 1.
    */
   readonly pairedSpread?: readonly [number, number];
+  /**
+   * The parallel table's runs: the median over its rounds of time(one thread) / time(this
+   * configuration), each round's two runs taken in that round (above 1: faster than one thread).
+   */
+  readonly speedUp?: number;
+  /** With `speedUp`: the lowest and highest of the rounds' speed-ups. */
+  readonly speedUpRange?: readonly [number, number];
 }

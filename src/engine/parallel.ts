@@ -13,7 +13,8 @@
  * successor up before the main thread has stored an equal state finds nothing and sends the
  * successor whole (its invariants evaluated); the merge then finds it stored and drops it.
  * A worker that finds it has found a state stored earlier in merge order, since only the main
- * thread writes the table and it writes in merge order: so a hit is always a duplicate.
+ * thread writes the table and it writes in merge order: so a hit is always a duplicate, as long
+ * as the lookup answers what its probe read (`tableHas`), not what the slot holds a moment later.
  *
  * The workers start with the search (`WorkerPool`), so that bundling their code
  * (`workerBundle.ts`), loading it and building the machine, about a second in all on two cores,
