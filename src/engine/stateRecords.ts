@@ -15,10 +15,10 @@
  * breadth-first level holds, so that is the difference between fitting in memory and not.
  *
  * A worker writes each new successor of the state it expands as a record (`write` with a
- * `Successor`): the
- * words of the mask bytes the step left alone are copied from the state's own record, which it
- * has just read, and only those of the others are encoded. Encoding every word took about a
- * tenth of a worker's time on `incident-3` × `incident-2026` (a CPU profile of two workers).
+ * `Successor`): the words of the mask bytes the step left alone are copied from the state's own
+ * record, which it has just read, and only those of the others are encoded. Encoding every word
+ * took about a tenth of a worker's time on `incident-3` × `incident-2026` (a CPU profile of two
+ * workers).
  */
 import { Buckets, type ConfigView, type EngineState, type ViewCache } from './configView.ts';
 import { ByteSlab } from './slab.ts';
@@ -103,7 +103,9 @@ export class StateRecords {
    *
    * With `from`, a successor of the state of the last record read (see `Successor`): the words
    * of each mask byte with no change are copied from that record's bytes, still in place,
-   * instead of being encoded again; the record is the same, byte for byte.
+   * instead of being encoded again; the record is the same, byte for byte. A record written
+   * into the buffer that record is in is written whole, since it could overwrite what it copies
+   * (a depth-first stack pushes over the state it popped).
    */
   write(
     out: Uint8Array,
@@ -120,7 +122,7 @@ export class StateRecords {
     const mask = flagsAt + this.flagBytes;
     const base = this.readBytes;
     const count = from?.changes.changedCount ?? -1;
-    if (count < 0 || base === null || from?.parent !== this.scratch) {
+    if (count < 0 || base === null || from?.parent !== this.scratch || base.buffer === out.buffer) {
       let p = mask + this.maskBytes;
       for (let b = 0; b < this.maskBytes; b++) p = this.putGroup(out, mask, p, b, words);
       return endRecord(out, at, p);

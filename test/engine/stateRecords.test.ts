@@ -141,6 +141,10 @@ test.prop([parentAndChild], { seed, numRuns: 300 })(
         Array.from(whole.subarray(0, end)),
       );
     }
+    // Into the buffer the parent's record is in, over it, as a depth-first stack pushes: whole.
+    chunk.commit(at);
+    const over = chunk.append(records, child.index, view, next, { parent: parentWords, changes });
+    expect(written(chunk, over)).toEqual(Array.from(whole.subarray(0, end)));
   },
 );
 
