@@ -129,8 +129,7 @@ export class StateRecords {
     }
     const changed = from.changes.changedWords;
     const groupAt = this.groupAt;
-    for (let b = 0; b < this.maskBytes; b++) out[mask + b] = base[this.readMask + b] as number;
-    let p = mask + this.maskBytes;
+    let p = copyBytes(base, this.readMask, this.readMask + this.maskBytes, out, mask);
     let copied = 0;
     for (let k = 0; k < count; ) {
       const b = (changed[k] as number) >>> 3;
