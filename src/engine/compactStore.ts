@@ -11,7 +11,9 @@
  *
  * It cannot tell which stored state a duplicate equals (`indexed` is false): runs that draw the
  * state graph (`onTransition`) keep the indexed `FingerprintStore`. Trace reconstruction asks
- * `isAt`, which compares a state's fingerprint with the one recorded at an index.
+ * `isAt`, which compares a state's fingerprint with the one recorded at an index. It reads the
+ * file back a block at a time and keeps the last `readBackBlocks` blocks it read, so the traces
+ * of a run cost a few reads, not a read per step.
  */
 import {
   closeSync,
@@ -30,6 +32,12 @@ import { Fingerprinted, type HashHint, type KeyedConfig, type StateStore } from 
 const recordWords = 4;
 /** Records in the in-memory block (4 KiB), written to the file when full. */
 const blockRecords = 256;
+/**
+ * Blocks of records read back from the file that a store keeps (256 KiB), so that the traces of
+ * one run, which share their first steps and read each record's parent and event, read each
+ * block once.
+ */
+const readBackBlocks = 64;
 /** The table grows when more than this share of its slots is used. */
 const maxLoad = 0.8;
 
@@ -76,7 +84,11 @@ export class CompactStore extends Fingerprinted implements StateStore {
   /** Index of the first record in `block`; records below it are in the file. */
   private blockBase = 0;
   private fd = -1;
-  private readonly one = new Uint32Array(recordWords);
+  /**
+   * Blocks read back from the file, by block number, oldest first: a block on disk never
+   * changes. At most `readBackBlocks`; the oldest goes first.
+   */
+  private readonly readBack = new Map<number, Uint32Array>();
 
   /**
    * `vector`: see `Fingerprinted`. `shared`: the table lives in a `SharedArrayBuffer`, so that
@@ -151,6 +163,10 @@ export class CompactStore extends Fingerprinted implements StateStore {
     return index < 0 || index >= this.size ? 0 : (this.read(index)[3] as number);
   }
 
+  /**
+   * The table and the block being filled. Blocks read back to rebuild traces (at most
+   * `readBackBlocks`, whatever the size of the run) are not state storage and are not counted.
+   */
   bytes(): number {
     return this.slots.byteLength + this.block.byteLength;
   }
@@ -168,6 +184,7 @@ export class CompactStore extends Fingerprinted implements StateStore {
   dispose(): void {
     if (this.fd === -1) return;
     closeFile.unregister(this);
+    this.readBack.clear();
     if (spareFile === -1 && this.diskBytes() <= spareBytes) spareFile = this.fd;
     else closeSync(this.fd);
     this.fd = -1;
@@ -219,15 +236,32 @@ export class CompactStore extends Fingerprinted implements StateStore {
     this.block.fill(0);
   }
 
-  /** The record of `index`, from the block or the file (valid until the next read). */
+  /**
+   * The record of `index`, from the block being filled or from the file, which is read a whole
+   * block at a time (valid until the next record is written).
+   */
   private read(index: number): Uint32Array {
     if (index >= this.blockBase) {
       const w = recordWords * (index - this.blockBase);
       return this.block.subarray(w, w + recordWords);
     }
-    const bytes = new Uint8Array(this.one.buffer);
-    readSync(this.fd, bytes, 0, bytes.length, index * recordWords * 4);
-    return this.one;
+    const b = Math.floor(index / blockRecords);
+    const w = recordWords * (index - b * blockRecords);
+    return this.blockOnDisk(b).subarray(w, w + recordWords);
+  }
+
+  /** Block `b` of the file (the `b * blockRecords`th record on), read back or kept. */
+  private blockOnDisk(b: number): Uint32Array {
+    const kept = this.readBack.get(b);
+    if (kept !== undefined) return kept;
+    const block = new Uint32Array(recordWords * blockRecords);
+    readSync(this.fd, new Uint8Array(block.buffer), 0, block.byteLength, b * block.byteLength);
+    if (this.readBack.size >= readBackBlocks) {
+      const oldest = this.readBack.keys().next();
+      if (oldest.done !== true) this.readBack.delete(oldest.value);
+    }
+    this.readBack.set(b, block);
+    return block;
   }
 }
 

@@ -140,6 +140,30 @@ describe('the fingerprint store', () => {
     fourth.dispose();
   });
 
+  test.prop([fc.array(fc.nat({ max: 99_999 }), { minLength: 1, maxLength: 600 })], {
+    seed,
+    numRuns: 20,
+  })(
+    'compact: records read back in any order, past the blocks it keeps, are the ones written',
+    (order) => {
+      const store = new CompactStore();
+      const config = { key: 'k', hash: { a: 1, b: 2 } };
+      /** State i's parent: far back, so that traces cross many blocks. */
+      const parent = (i: number) => (i * 40_503) % Math.max(i, 1);
+      for (let i = 0; i < 100_000; i++) {
+        store.add(config, { i }, parent(i), null);
+        store.setEvent(i, i % 251);
+      }
+      // 390 blocks on disk, more than the store keeps: every index twice, in the order given.
+      for (const i of [...order, ...order]) {
+        expect(store.parentOf(i)).toBe(i === 0 ? -1 : parent(i));
+        expect(store.eventOf(i)).toBe(i % 251);
+        expect(store.isAt(config, { i }, i)).toBe(true);
+      }
+      store.dispose();
+    },
+  );
+
   it('estimates the collision probability with the birthday bound', () => {
     expect(collisionProbability(1)).toBe(0);
     expect(collisionProbability(2 ** 20)).toBeCloseTo((2 ** 20 * (2 ** 20 - 1)) / 2 / 2 ** 64, 20);
