@@ -85,8 +85,8 @@ export class CompactStore extends Fingerprinted implements StateStore {
   private blockBase = 0;
   private fd = -1;
   /**
-   * Blocks read back from the file, by block number, oldest first: a block on disk never
-   * changes. At most `readBackBlocks`; the oldest goes first.
+   * Blocks read back from the file, by block number, in the order they were read: at most
+   * `readBackBlocks`, the first read leaving first. A block on disk never changes.
    */
   private readonly readBack = new Map<number, Uint32Array>();
 
