@@ -11,7 +11,8 @@ export interface BenchRecord {
    * `graph` (kvcheck's reference engine), `graph-defaults` (`getAdjacencyMap` with its
    * defaults), `fast`, or `fast` with a suffix naming what was added (`+properties`, checked
    * where a step changed what they read as `check` runs them, or `+properties, every state`;
-   * `+symmetry`, `+depth` for a depth-first search, `exact keys`, `first counterexample`). The
+   * `+symmetry`, `+depth` for a depth-first search, `exact keys`, `first counterexample`, `, new
+   * machine` for the first search of a machine just built). The
    * paired bench (`--against`) ends it with `, base` or `, this`: the checkout it ran on.
    */
   readonly engine: string;
@@ -19,8 +20,8 @@ export interface BenchRecord {
   readonly states: number;
   readonly transitions: number;
   /**
-   * Wall-clock milliseconds of the run (the best of several, or the median round's, where the
-   * table says so).
+   * Wall-clock milliseconds of the run (the best of several, or the median one's or the median
+   * round's, where the table says so).
    */
   readonly ms: number;
   readonly statesPerSecond: number;
