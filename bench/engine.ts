@@ -8,10 +8,11 @@
  *
  * Tables: (0) time to the first counterexample of incident × incident-2026, from building the
  * machine, cold (the first fast run of the process) and warm; (1) built-in scenarios, a
- * breadth-first prefix of a 3-request scenario and (without `--quick`) one of `incident-large`: states/s
- * of the three engines and their ratios, with and without every property, the first search of a
- * machine just built with every property (the median of a few), and bytes per stored state; (1b) the same rows with the properties checked on every state against only where
- * a step changed what they read (as `check` runs them), in paired runs; (1c) the same rows with
+ * breadth-first prefix of a 3-request scenario and (without `--quick`) one of `incident-large`:
+ * states/s of the three engines and their ratios, with and without every property, the first
+ * search of a machine just built with every property (the median of a few), and bytes per
+ * stored state; (1b) the same rows with the properties checked on every state against only
+ * where a step changed what they read (as `check` runs them), in paired runs; (1c) the same rows with
  * every event offered against only those a transition may take (as `check` offers them), in
  * paired runs; (2) a larger 3-request space the reference engines are not run on, fast engine
  * only; (3) states with and without symmetry reduction, with the verdicts; (4) `incident-large`
