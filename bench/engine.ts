@@ -12,12 +12,12 @@
  * states/s of the three engines and their ratios, with and without every property, the first
  * search of a machine just built with every property (the median of a few), and bytes per
  * stored state; (1b) the same rows with the properties checked on every state against only
- * where a step changed what they read (as `check` runs them), in paired runs; (1c) the same rows with
- * every event offered against only those a transition may take (as `check` offers them), in
- * paired runs; (2) a larger 3-request space the reference engines are not run on, fast engine
- * only; (3) states with and without symmetry reduction, with the verdicts; (4) `incident-large`
- * (`scenarios/large.ts`) with symmetry and every property: `fixed` depth first, and
- * `incident-2026` breadth first up to its first counterexample, each bounded by
+ * where a step changed what they read (as `check` runs them), in paired runs; (1c) the same
+ * rows with every event offered against only those a transition may take (as `check` offers
+ * them), in paired runs; (2) a larger 3-request space the reference engines are not run on,
+ * fast engine only; (3) states with and without symmetry reduction, with the verdicts; (4)
+ * `incident-large` (`scenarios/large.ts`) with symmetry and every property: `fixed` depth
+ * first, and `incident-2026` breadth first up to its first counterexample, each bounded by
  * `--large-seconds N` (default 300, `none` for no bound; `fixed` does not finish in that time,
  * so it ends `incomplete`: docs/performance.md gives the figures); `--quick` skips them.
  */
