@@ -1,8 +1,9 @@
 /**
  * The fast engine (`src/engine`) against `xstate/graph`'s `getAdjacencyMap` with its defaults
  * (`reference.ts`) and against kvcheck's reference engine (`check` with `engine: 'graph'`:
- * `getAdjacencyMap` with kvcheck's events), on the same machines in the same run. Each timing is the best
- * of several runs (the first runs pay for JIT compilation); numbers compare within one run only.
+ * `getAdjacencyMap` with kvcheck's events), on the same machines in the same run. Each timing is
+ * the best of several runs on one machine (the first runs pay for JIT compilation), except the
+ * first searches of machines just built; numbers compare within one run only.
  * Run through `bench/index.ts` (`npm run bench [-- --json] [-- --quick]`), or alone with
  * `npx tsx bench/engine.ts [--json] [--quick]`.
  *
