@@ -2,8 +2,8 @@
  * The parallel search (`--workers`) against one thread, in the same run: `checkAsync` with
  * every property, one thread, then two workers from the start, then two as `--workers auto`
  * starts them (once the search has stored 250,000 states), on `incident-3` × `fixed` (93,213
- * states, whole) and, without `--quick`, on `incident-3` × `incident-2026` (2,110,847 states, whole: a
- * three-request space large enough for the workers' start to matter little) and on
+ * states, whole) and, without `--quick`, on `incident-3` × `incident-2026` (2,110,847 states,
+ * whole: a three-request space large enough for the workers' start to matter little) and on
  * `incident-large` × `fixed` under symmetry up to 400,000 representatives. Every run of a case
  * must agree on states, transitions and verdict (the bench throws otherwise). It runs in rounds,
  * the three configurations in turn, each first in one round, so that a slow spell of the

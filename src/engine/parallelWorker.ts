@@ -24,8 +24,8 @@ import {
   type WorkerMessage,
 } from './parallelProtocol.ts';
 import { failing, Search } from './search.ts';
-import { RecordBytes, StateRecords, type WordChanges } from './stateRecords.ts';
-import { Fingerprinter, type WordsHash } from './stateStore.ts';
+import { RecordBytes, StateRecords } from './stateRecords.ts';
+import { type ChangedWords, Fingerprinter, type WordsHash } from './stateStore.ts';
 import type { WorkerRecipe, WorkerRun } from './types.ts';
 import { isVectorContext, type VectorContext } from './vectorContext.ts';
 
@@ -153,7 +153,7 @@ class Expander<C, E extends EventObject> {
   private readonly template: VectorContext;
   private readonly prints = new Fingerprinter(true);
   /** The state being expanded, whose successors' records are written from its (`expandOne`). */
-  private readonly from: { parent: Int32Array; readonly changes: WordChanges } = {
+  private readonly from: { parent: Int32Array; readonly changes: ChangedWords } = {
     parent: new Int32Array(0),
     changes: this.prints,
   };

@@ -22,18 +22,11 @@
  */
 import { Buckets, type ConfigView, type EngineState, type ViewCache } from './configView.ts';
 import { ByteSlab } from './slab.ts';
+import type { ChangedWords } from './stateStore.ts';
 import type { VectorContext } from './vectorContext.ts';
 
 /** What a record keeps of a configuration: its node flags (0 or 1 each) and its done bit. */
 export type Flagged = Pick<ConfigView, 'flags' | 'done'>;
-
-/** The words in which a step's successor differs from its state's (`StateStore.changedCount`). */
-export interface WordChanges {
-  /** How many words differ, -1 when not known. */
-  readonly changedCount: number;
-  /** Their indices, ascending, in `[0, changedCount)`. */
-  readonly changedWords: Int32Array;
-}
 
 /**
  * What `write` is told of a successor: the words of the state it comes from, which must be the
@@ -42,7 +35,7 @@ export interface WordChanges {
  */
 export interface Successor {
   readonly parent: Int32Array;
-  readonly changes: WordChanges;
+  readonly changes: ChangedWords;
 }
 
 /** A configuration read before: its flags as a record packs them, and its view. */
