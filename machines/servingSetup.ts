@@ -86,6 +86,7 @@ export function faultPossible(scenario: Scenario, fault: FaultGuard): boolean {
 export function servingSetup(scenario: Scenario, variant: Variant) {
   const sw = variant.switches;
   const cache = prefixCacheView(scenario, sw.saltIgnored);
+  const release: up.ReleaseOptions = { cache, deferWhileWriting: !sw.releaseBeforeDrain };
   const specs = new Map(scenario.requests.map((r) => [r.id, r]));
   const spec = (rid: RequestId) => specs.get(rid) ?? requestSpec(scenario, rid);
   const prompt = (rid: RequestId) => spec(rid).promptLen;
@@ -209,12 +210,7 @@ export function servingSetup(scenario: Scenario, variant: Variant) {
       runPrefillChunk: act((context, p: Rid) =>
         up.runPrefillChunk(context, p.rid, chunk(context, p.rid), cache),
       ),
-      releasePages: act((context, p: RidSide) =>
-        up.releasePages(context, p.rid, p.side, {
-          cache,
-          deferWhileWriting: !sw.releaseBeforeDrain,
-        }),
-      ),
+      releasePages: act((context, p: RidSide) => up.releasePages(context, p.rid, p.side, release)),
       preallocateDecode: act((context, p: Rid) => up.preallocateDecode(context, p.rid)),
       sendChunk: act((context, p: Rid) => up.sendKv(context, p.rid, false)),
       sendLastChunk: act((context, p: Rid) => up.sendKv(context, p.rid, true)),

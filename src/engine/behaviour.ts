@@ -17,7 +17,7 @@
  * - `raise` appends its event to the macrostep's internal queue.
  */
 import { createEmptyActor, type EventObject, matchesState, type StateValue } from 'xstate';
-import type { ActionArgs, ActionSpec, GuardArgs, GuardSpec, ParamsFn } from './machineSpec.ts';
+import type { ActionArgs, ActionSpec, GuardSpec, ParamsFn } from './machineSpec.ts';
 import {
   type AnyInPlaceUpdate,
   inPlaceUpdateOf,
@@ -72,9 +72,15 @@ export interface StepScratch {
 export type ActionFn = (
   context: unknown,
   event: EventObject,
-  queue: EventObject[],
+  queue: RaiseQueue,
   step: StepScratch,
 ) => unknown;
+
+/** Where `raise` puts its event: the macrostep's internal queue (`microstep.ts`). */
+export interface RaiseQueue {
+  /** Appends `event`, to be processed after the events queued before it. */
+  push(event: EventObject): void;
+}
 
 /** Builds the state value of a configuration (for `stateIn` with a value). */
 export type StateValueOf = (at: Moment) => StateValue;
@@ -88,18 +94,29 @@ function resolveParams(
   return paramsFn ? paramsFn({ context, event }) : params;
 }
 
+/** What a guard's arguments object holds before its first call. */
+const noEvent: EventObject = { type: '' };
+
 /** Compiles `spec` into a closure; `stateValueOf` serves `stateIn` with a state value. */
 export function compileGuard(spec: GuardSpec, stateValueOf: StateValueOf): GuardFn {
   switch (spec.kind) {
     case 'predicate': {
       const { fn, params, paramsFn } = spec;
+      // One arguments object a guard, refilled per call rather than allocated: a guard is a pure
+      // function of it and keeps nothing (selection calls guards one at a time, never nested).
+      const args: { context: unknown; event: EventObject } = { context: undefined, event: noEvent };
       if (paramsFn) {
         return (context, event) => {
-          const args: GuardArgs = { context, event };
+          args.context = context;
+          args.event = event;
           return fn(args, paramsFn(args));
         };
       }
-      return (context, event) => fn({ context, event }, params);
+      return (context, event) => {
+        args.context = context;
+        args.event = event;
+        return fn(args, params);
+      };
     }
     case 'and': {
       const subs = spec.guards.map((g) => compileGuard(g, stateValueOf));

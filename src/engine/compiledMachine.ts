@@ -211,12 +211,25 @@ export class CompiledMachine {
     }
   }
 
-  /** XState's `isInFinalState` over the configuration `flags`. */
+  /**
+   * XState's `isInFinalState` over the configuration `flags`. Loops rather than `some` and
+   * `every`, whose callbacks would be closures allocated on every call of a search's step.
+   */
   isInFinalState(flags: Uint8Array, n: number): boolean {
     const kind = this.kind[n];
     const cs = this.children[n] as readonly number[];
-    if (kind === COMPOUND) return cs.some((c) => this.kind[c] === FINAL && flags[c] === 1);
-    if (kind === PARALLEL) return cs.every((c) => this.isInFinalState(flags, c));
+    if (kind === COMPOUND) {
+      for (let i = 0; i < cs.length; i++) {
+        const c = cs[i] as number;
+        if (this.kind[c] === FINAL && flags[c] === 1) return true;
+      }
+      return false;
+    }
+    if (kind === PARALLEL) {
+      for (let i = 0; i < cs.length; i++)
+        if (!this.isInFinalState(flags, cs[i] as number)) return false;
+      return true;
+    }
     return kind === FINAL;
   }
 }

@@ -9,10 +9,11 @@
  * The microstep itself is in `microstep.ts`.
  */
 import type { EventObject } from 'xstate';
-import type { CompiledMachine, CompiledTransition } from './compiledMachine.ts';
+import type { CompiledMachine } from './compiledMachine.ts';
 import type { ConfigView, EngineState, ViewCache } from './configView.ts';
 import { several, Work } from './microstep.ts';
-import { buildPlan, runPlan, selectByParts, selectDirect } from './selection.ts';
+import { ReusedList } from './reusedList.ts';
+import { buildPlan, runPlan, selectByParts, selectDirect, type Transitions } from './selection.ts';
 import { WordSlab } from './slab.ts';
 import { recordingWords, type WordLog } from './wordRecorder.ts';
 
@@ -26,6 +27,8 @@ export class Interpreter {
     flags: new Uint8Array(0),
     done: false,
   };
+  /** The transitions a step selects, one microstep at a time. */
+  private readonly selected: Transitions = new ReusedList();
   /** The configuration after the last enabled `step`. */
   nextView: ConfigView | null = null;
   /** The context after the last enabled `step`. */
@@ -47,7 +50,7 @@ export class Interpreter {
     view: ConfigView,
     context: unknown,
     event: EventObject,
-    selected: CompiledTransition[],
+    selected: Transitions,
   ): boolean {
     if (view.parts !== null) {
       return selectByParts(this.m, view.parts, context, event, this.moment, selected);
@@ -69,8 +72,8 @@ export class Interpreter {
    */
   step(state: EngineState, event: EventObject): boolean {
     const view = state.view;
-    // A fresh array costs less than emptying one (setting `length` is a runtime call).
-    const selected: CompiledTransition[] = [];
+    const selected = this.selected;
+    selected.clear();
     this.moment.flags = view.flags;
     this.moment.done = view.done;
     if (!this.select(view, state.context, event, selected)) return false;
@@ -81,20 +84,23 @@ export class Interpreter {
     w.zobrist = view.zobrist;
     w.changed = false;
     w.only = null;
-    if (w.queue.length > 0) w.queue.length = 0;
+    w.queue.clear();
     w.scratch.owned = null;
     w.microstep(selected, event);
     this.moment.flags = w.flags;
     this.moment.done = false;
     for (let head = 0; !w.done && head < w.queue.length; head++) {
       if (head > maxMicrosteps) throw new Error('Infinite loop detected: endless raised events');
-      const next = w.queue[head] as EventObject;
-      const ts: CompiledTransition[] = [];
-      if (selectDirect(this.m, 0, this.m.table(next.type), w.context, next, this.moment, ts)) {
-        w.microstep(ts, next);
+      const next = w.queue.at(head);
+      // The microstep before is over: its selection is free for this one's.
+      selected.clear();
+      if (
+        selectDirect(this.m, 0, this.m.table(next.type), w.context, next, this.moment, selected)
+      ) {
+        w.microstep(selected, next);
       }
     }
-    if (w.queue.length > 0) w.queue.length = 0;
+    w.queue.clear();
     w.scratch.owned = null;
     if (!w.changed) return false;
     this.nextView = this.nextViewOf(view);

@@ -12,7 +12,7 @@
  * It also records whether XState would return a new snapshot object (`changed`).
  */
 import type { EventObject } from 'xstate';
-import type { ActionFn, StepScratch } from './behaviour.ts';
+import type { ActionFn, RaiseQueue, StepScratch } from './behaviour.ts';
 import {
   ATOMIC,
   COMPOUND,
@@ -21,9 +21,61 @@ import {
   FINAL,
   PARALLEL,
 } from './compiledMachine.ts';
+import { ReusedList } from './reusedList.ts';
+import type { Transitions } from './selection.ts';
 
 /** `Work.only` once a macrostep has taken more than one transition. */
 export const several: unique symbol = Symbol('several transitions');
+
+/**
+ * A list of state nodes reused from one microstep to the next: the first `length` entries of
+ * `at`, which doubles when full. Exit and entry sets are built in these rather than in arrays,
+ * which a search would allocate a few of a transition.
+ */
+class NodeList {
+  at = new Int32Array(32);
+  length = 0;
+
+  push(n: number): void {
+    if (this.length === this.at.length) {
+      const grown = new Int32Array(2 * this.length);
+      grown.set(this.at);
+      this.at = grown;
+    }
+    this.at[this.length++] = n;
+  }
+
+  /** Whether any node is on both lists. */
+  meets(other: NodeList): boolean {
+    for (let i = 0; i < this.length; i++) {
+      const n = this.at[i] as number;
+      for (let j = 0; j < other.length; j++) if (other.at[j] === n) return true;
+    }
+    return false;
+  }
+
+  /**
+   * Sorts the list ascending (document order) and drops repeats, in place: insertion sort, as
+   * the lists are a few nodes long, and a sort with a comparator allocates.
+   */
+  sortUnique(): void {
+    const at = this.at;
+    for (let i = 1; i < this.length; i++) {
+      const n = at[i] as number;
+      let j = i - 1;
+      while (j >= 0 && (at[j] as number) > n) {
+        at[j + 1] = at[j] as number;
+        j--;
+      }
+      at[j + 1] = n;
+    }
+    let k = 0;
+    for (let i = 0; i < this.length; i++) {
+      if (k === 0 || at[i] !== at[k - 1]) at[k++] = at[i] as number;
+    }
+    this.length = k;
+  }
+}
 
 /** The state a macrostep is building, plus its Zobrist hash (see `configView.ts`). */
 export class Work {
@@ -35,7 +87,16 @@ export class Work {
   /** Whether XState would return a new snapshot: an assign ran, the configuration changed in
    * some microstep, or the root completed. */
   changed = false;
-  readonly queue: EventObject[] = [];
+  /** The internal queue (raised and done events); `ReusedList` is a `RaiseQueue`. */
+  readonly queue: ReusedList<EventObject> & RaiseQueue = new ReusedList<EventObject>();
+  /** Exit sets (`exitSet`) of the microstep and of the two transitions `removeConflicts` compares. */
+  readonly exits = new NodeList();
+  readonly exitsA = new NodeList();
+  readonly exitsB = new NodeList();
+  /** The entry sets of a microstep's transitions, when it takes more than one. */
+  private readonly entries = new NodeList();
+  /** The transitions `removeConflicts` keeps of several. */
+  readonly kept: Transitions = new ReusedList();
   /**
    * The one transition the macrostep has taken, while it has taken exactly one in one
    * microstep; null before any, and `several` after more.
@@ -82,12 +143,12 @@ export class Work {
   }
 
   /** One microstep taking the `selected` transitions on `event`. */
-  microstep(selected: CompiledTransition[], event: EventObject): void {
+  microstep(selected: Transitions, event: EventObject): void {
     const watch = !this.changed;
     if (watch) this.before.set(this.flags);
     const zobrist = this.zobrist;
     const kept = removeConflicts(this, selected);
-    this.only = this.only === null && kept.length === 1 ? (kept[0] as CompiledTransition) : several;
+    this.only = this.only === null && kept.length === 1 ? kept.at(0) : several;
     this.exitAndEnter(kept, event);
     if (!watch || this.changed) return;
     if (this.zobrist !== zobrist) this.changed = true;
@@ -97,31 +158,46 @@ export class Work {
       }
   }
 
-  private exitAndEnter(ts: CompiledTransition[], event: EventObject): void {
-    const exits: number[] = [];
-    for (const t of ts) exitSet(this, t, exits);
-    if (exits.length > 0) {
-      const order = ts.length > 1 ? sortedUnique(exits, descending) : exits.reverse();
-      for (const s of order) {
-        this.run(this.m.exitActions[s], event);
-        this.clear(s);
-      }
+  private exitAndEnter(ts: Transitions, event: EventObject): void {
+    if (ts.length === 0) return;
+    const exits = this.exits;
+    exits.length = 0;
+    for (let i = 0; i < ts.length; i++) exitSet(this, ts.at(i), exits);
+    // One transition's exit set is in document order already (`exitSet`); exited in reverse.
+    if (ts.length > 1) exits.sortUnique();
+    for (let i = exits.length - 1; i >= 0; i--) {
+      const s = exits.at[i] as number;
+      this.run(this.m.exitActions[s], event);
+      this.clear(s);
     }
-    for (const t of ts) this.run(t.actions, event);
-    const first = ts[0];
-    if (first === undefined) return;
-    const entry = ts.length === 1 ? first.entry : sortedUnique(entriesOf(ts), ascending);
+    for (let i = 0; i < ts.length; i++) this.run(ts.at(i).actions, event);
     let completed: number[] | null = null;
-    for (const s of entry) {
-      this.set(s);
-      this.run(this.m.entryActions[s], event);
-      if (this.m.kind[s] === FINAL) completed = this.enteredFinal(s, completed);
+    if (ts.length === 1) {
+      const entry = ts.at(0).entry;
+      for (let i = 0; i < entry.length; i++) {
+        completed = this.enter(entry[i] as number, event, completed);
+      }
+    } else {
+      const entries = this.entries;
+      entries.length = 0;
+      for (let i = 0; i < ts.length; i++) for (const s of ts.at(i).entry) entries.push(s);
+      entries.sortUnique();
+      for (let i = 0; i < entries.length; i++) {
+        completed = this.enter(entries.at[i] as number, event, completed);
+      }
     }
     if (this.done) {
       for (let n = this.m.size - 1; n >= 0; n--) {
         if (this.flags[n] === 1) this.run(this.m.exitActions[n], event);
       }
     }
+  }
+
+  /** Enters `s` with its entry actions; `completed` as `enteredFinal` takes and returns it. */
+  private enter(s: number, event: EventObject, completed: number[] | null): number[] | null {
+    this.set(s);
+    this.run(this.m.entryActions[s], event);
+    return this.m.kind[s] === FINAL ? this.enteredFinal(s, completed) : completed;
   }
 
   /** `enterStates`' bookkeeping for an entered final state. */
@@ -153,29 +229,7 @@ export class Work {
   }
 }
 
-const ascending = (a: number, b: number) => a - b;
-const descending = (a: number, b: number) => b - a;
-
-/** `xs` sorted by `order`, each value once, in place (what a `Set` then a sort would give). */
-function sortedUnique(xs: number[], order: (a: number, b: number) => number): number[] {
-  xs.sort(order);
-  let k = 0;
-  for (let i = 0; i < xs.length; i++) {
-    if (k === 0 || xs[i] !== xs[k - 1]) xs[k++] = xs[i] as number;
-  }
-  // A set length is a runtime call: only when there was a repeat.
-  if (k < xs.length) xs.length = k;
-  return xs;
-}
-
-/** The entry sets of `ts`, one after the other. */
-function entriesOf(ts: readonly CompiledTransition[]): number[] {
-  const out: number[] = [];
-  for (const t of ts) for (const s of t.entry) out.push(s);
-  return out;
-}
-
-function activeBelow(w: Work, n: number, into: number[]): void {
+function activeBelow(w: Work, n: number, into: NodeList): void {
   for (const c of w.m.children[n] as readonly number[]) {
     if (w.flags[c] !== 1) continue;
     into.push(c);
@@ -183,8 +237,11 @@ function activeBelow(w: Work, n: number, into: number[]): void {
   }
 }
 
-/** XState's `computeExitSet` for one transition, unsorted. */
-function exitSet(w: Work, t: CompiledTransition, into: number[]): void {
+/**
+ * XState's `computeExitSet` for one transition, unsorted, appended to `into`: the domain (when
+ * exited) then its active descendants in document order, so one transition's set is ascending.
+ */
+function exitSet(w: Work, t: CompiledTransition, into: NodeList): void {
   if (!t.hasTargets) return;
   if (t.exitsDomain) into.push(t.domain);
   if (t.domain === -1) into.push(0);
@@ -192,18 +249,23 @@ function exitSet(w: Work, t: CompiledTransition, into: number[]): void {
 }
 
 /** XState's `removeConflictingTransitions`. */
-function removeConflicts(w: Work, ts: CompiledTransition[]): CompiledTransition[] {
+function removeConflicts(w: Work, ts: Transitions): Transitions {
   if (ts.length < 2) return ts;
-  let kept: CompiledTransition[] = [];
-  for (const t1 of ts) {
-    const e1: number[] = [];
+  const kept = w.kept;
+  kept.clear();
+  const e1 = w.exitsA;
+  const e2 = w.exitsB;
+  for (let i = 0; i < ts.length; i++) {
+    const t1 = ts.at(i);
+    e1.length = 0;
     exitSet(w, t1, e1);
     let preempted = false;
     let drop: Set<CompiledTransition> | null = null;
-    for (const t2 of kept) {
-      const e2: number[] = [];
+    for (let j = 0; j < kept.length; j++) {
+      const t2 = kept.at(j);
+      e2.length = 0;
       exitSet(w, t2, e2);
-      if (!e1.some((s) => e2.includes(s))) continue;
+      if (!e1.meets(e2)) continue;
       if (!w.m.structure.isDescendant(t1.source, t2.source)) {
         preempted = true;
         break;
@@ -214,7 +276,7 @@ function removeConflicts(w: Work, ts: CompiledTransition[]): CompiledTransition[
     if (preempted) continue;
     if (drop !== null) {
       const dropped = drop;
-      kept = kept.filter((t) => !dropped.has(t));
+      kept.retain((t) => !dropped.has(t));
     }
     kept.push(t1);
   }

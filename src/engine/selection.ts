@@ -25,6 +25,15 @@ import {
   type EventTypeTable,
   PARALLEL,
 } from './compiledMachine.ts';
+import type { ReusedList } from './reusedList.ts';
+
+/** Where a selection appends the transitions it selects: a `Transitions` list, or an array. */
+export interface TransitionSink {
+  push(t: CompiledTransition): void;
+}
+
+/** The transitions of a selection or a microstep, reused from one step to the next. */
+export type Transitions = ReusedList<CompiledTransition>;
 
 /** The selection work left for one configuration and event type. */
 export interface Plan {
@@ -171,7 +180,7 @@ export function selectByParts(
   context: unknown,
   event: EventObject,
   at: Moment,
-  out: CompiledTransition[],
+  out: TransitionSink,
 ): boolean {
   const table = m.table(event.type);
   if (table.handles[0] !== 1) return false;
@@ -192,7 +201,7 @@ export function runPlan(
   context: unknown,
   event: EventObject,
   at: Moment,
-  out: CompiledTransition[],
+  out: TransitionSink,
 ): boolean {
   let any = false;
   const kids = plan.kids;
@@ -208,7 +217,7 @@ function tryOwn(
   context: unknown,
   event: EventObject,
   at: Moment,
-  out: CompiledTransition[],
+  out: TransitionSink,
 ): boolean {
   if (!own) return false;
   for (let i = 0; i < own.length; i++) {
@@ -232,7 +241,7 @@ export function selectDirect(
   context: unknown,
   event: EventObject,
   at: Moment,
-  out: CompiledTransition[],
+  out: TransitionSink,
 ): boolean {
   if (table.handles[n] !== 1) return false;
   const kind = m.kind[n];

@@ -108,7 +108,10 @@ const initialSlots = 1 << 8;
  */
 export class Fingerprinter implements ChangedWords {
   readonly fp = new Uint32Array(2);
-  lastHint: HashHint = null;
+  /** The words the last `of` hashed, in vector mode; null otherwise. */
+  private hashed: Int32Array | null = null;
+  /** The structural hash tree the last `of` built, outside vector mode. */
+  private tree: HashHint = null;
   /** See `StateStore.changedCount`: the last `of`'s, -1 when it hashed whole. */
   changedCount = -1;
   private readonly hasher = new StructuralHasher();
@@ -120,6 +123,17 @@ export class Fingerprinter implements ChangedWords {
   /** See `StateStore.changedCount`. */
   get changedWords(): Int32Array {
     return this.diff?.changed ?? Fingerprinter.none;
+  }
+
+  /**
+   * The hint the last `of` leaves its context's successors (valid until the next `of`). In
+   * vector mode it is made on request: most successors a search fingerprints are stored
+   * already, and nothing asks for their hints.
+   */
+  get lastHint(): HashHint {
+    const words = this.hashed;
+    if (words === null) return this.tree;
+    return { words, a: this.words[0] as number, b: this.words[1] as number };
   }
 
   /** `vector`: every context of the run is a `VectorContext`. */
@@ -144,14 +158,12 @@ export class Fingerprinter implements ChangedWords {
         hashWords(words, this.words);
         this.changedCount = -1;
       }
-      const a = this.words[0] as number;
-      const b = this.words[1] as number;
-      this.lastHint = { words, a, b };
-      combineHalves(config.hash, a, b, this.fp);
+      this.hashed = words;
+      combineHalves(config.hash, this.words[0] as number, this.words[1] as number, this.fp);
       return;
     }
     const tree = this.hasher.hashTree(context, hint as HashNode | null);
-    this.lastHint = tree;
+    this.tree = tree;
     this.changedCount = -1;
     combine(config.hash, tree, this.fp);
   }
