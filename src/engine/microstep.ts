@@ -21,61 +21,11 @@ import {
   FINAL,
   PARALLEL,
 } from './compiledMachine.ts';
-import { ReusedList } from './reusedList.ts';
+import { NodeList, ReusedList } from './reusedList.ts';
 import type { Transitions } from './selection.ts';
 
 /** `Work.only` once a macrostep has taken more than one transition. */
 export const several: unique symbol = Symbol('several transitions');
-
-/**
- * A list of state nodes reused from one microstep to the next: the first `length` entries of
- * `at`, which doubles when full. Exit and entry sets are built in these rather than in arrays,
- * which a search would allocate a few of a transition.
- */
-class NodeList {
-  at = new Int32Array(32);
-  length = 0;
-
-  push(n: number): void {
-    if (this.length === this.at.length) {
-      const grown = new Int32Array(2 * this.length);
-      grown.set(this.at);
-      this.at = grown;
-    }
-    this.at[this.length++] = n;
-  }
-
-  /** Whether any node is on both lists. */
-  meets(other: NodeList): boolean {
-    for (let i = 0; i < this.length; i++) {
-      const n = this.at[i] as number;
-      for (let j = 0; j < other.length; j++) if (other.at[j] === n) return true;
-    }
-    return false;
-  }
-
-  /**
-   * Sorts the list ascending (document order) and drops repeats, in place: insertion sort, as
-   * the lists are a few nodes long, and a sort with a comparator allocates.
-   */
-  sortUnique(): void {
-    const at = this.at;
-    for (let i = 1; i < this.length; i++) {
-      const n = at[i] as number;
-      let j = i - 1;
-      while (j >= 0 && (at[j] as number) > n) {
-        at[j + 1] = at[j] as number;
-        j--;
-      }
-      at[j + 1] = n;
-    }
-    let k = 0;
-    for (let i = 0; i < this.length; i++) {
-      if (k === 0 || at[i] !== at[k - 1]) at[k++] = at[i] as number;
-    }
-    this.length = k;
-  }
-}
 
 /** The state a macrostep is building, plus its Zobrist hash (see `configView.ts`). */
 export class Work {
