@@ -587,15 +587,16 @@ export const measuredRows: readonly ManifestRow[] = [
     // a8e17d9 gave the same counts in 1,716 s with a peak RSS of 8.0 GB, and e9b8ad4 (bundled
     // workers, hashes carried with the chunks) in 1,637 s with 7.6 GB, and 4f6d929 (leaner
     // configuration views, events put together by region) in 1,583 s with 7.1 GB, and c812483
-    // (selection by the parts' plans, leaner state records) in 1,268 s with 6.6 GB; this run is
-    // on 7b92a02 (the properties' cheaper views and region readers), same model.
+    // (selection by the parts' plans, leaner state records) in 1,268 s with 6.6 GB, and 7b92a02
+    // (the properties' cheaper views and region readers) in 1,186 s with 6.6 GB; this run is on
+    // 6ea1aee (steps that allocate no arrays), same model.
     measured: {
       command: 'kvcheck check --scenario incident-large --variant fixed --symmetry on --workers 2',
-      date: '2026-12-07',
-      seconds: 1186,
-      host: 'a 2-core machine with 24 GiB, otherwise idle, both cores to the search (193% CPU, 2,298 s of CPU); under --max-seconds 4500, which it did not reach; node --max-old-space-size=16000, peak heap 46 MiB, peak RSS 6.6 GB (the frontier, up to 11.5 million packed states, and the two workers included), 10.5 bytes per stored state in the table',
+      date: '2026-12-08',
+      seconds: 1050,
+      host: 'a 2-core machine with 24 GiB, otherwise idle, both cores to the search (189% CPU, 1,992 s of CPU); under --max-seconds 4500, which it did not reach; node --max-old-space-size=16000, peak heap 42 MiB, peak RSS 6.6 GB (the frontier, up to 11.6 million packed states, and the two workers included), 10.5 bytes per stored state in the table',
       collisionProbability: 3.4e-4,
-      model: '7b92a02',
+      model: '6ea1aee',
     },
   },
 ];
