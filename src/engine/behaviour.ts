@@ -33,8 +33,12 @@ export interface Moment {
   readonly done: boolean;
 }
 
-/** A compiled guard. */
-export type GuardFn = (context: unknown, event: EventObject, at: Moment) => boolean;
+/**
+ * A compiled guard. `args` is the selection's: one object for every guard one selection
+ * evaluates (they all see the same context and event), where XState makes one per guard call.
+ * A guard is a pure function of it and does not keep it.
+ */
+export type GuardFn = (args: GuardArgs, at: Moment) => boolean;
 
 /**
  * What the actions of one macrostep share: `owned` is the context copy the macrostep made for
@@ -99,42 +103,35 @@ export function compileGuard(spec: GuardSpec, stateValueOf: StateValueOf): Guard
   switch (spec.kind) {
     case 'predicate': {
       const { fn, params, paramsFn } = spec;
-      // A fresh arguments object a call. One object a guard, refilled per call, measured slower
-      // on `incident-large`'s first 250,000 representatives (five alternating pairs): likely the
-      // write barrier of storing a young context into a long-lived object.
-      if (paramsFn) {
-        return (context, event) => {
-          const args: GuardArgs = { context, event };
-          return fn(args, paramsFn(args));
-        };
-      }
-      return (context, event) => fn({ context, event }, params);
+      // `args` is the selection's: one object for every guard it evaluates (`GuardFn`).
+      if (paramsFn) return (args) => fn(args, paramsFn(args));
+      return (args) => fn(args, params);
     }
     case 'and': {
       const subs = spec.guards.map((g) => compileGuard(g, stateValueOf));
-      return (c, e, at) => {
-        for (let i = 0; i < subs.length; i++) if (!(subs[i] as GuardFn)(c, e, at)) return false;
+      return (args, at) => {
+        for (let i = 0; i < subs.length; i++) if (!(subs[i] as GuardFn)(args, at)) return false;
         return true;
       };
     }
     case 'or': {
       const subs = spec.guards.map((g) => compileGuard(g, stateValueOf));
-      return (c, e, at) => {
-        for (let i = 0; i < subs.length; i++) if ((subs[i] as GuardFn)(c, e, at)) return true;
+      return (args, at) => {
+        for (let i = 0; i < subs.length; i++) if ((subs[i] as GuardFn)(args, at)) return true;
         return false;
       };
     }
     case 'not': {
       const sub = compileGuard(spec.guard, stateValueOf);
-      return (c, e, at) => !sub(c, e, at);
+      return (args, at) => !sub(args, at);
     }
     case 'stateInNode': {
       const order = spec.order;
-      return (_c, _e, at) => at.flags[order] === 1;
+      return (_args, at) => at.flags[order] === 1;
     }
     case 'stateInValue': {
       const value = spec.value as StateValue;
-      return (_c, _e, at) => matchesState(value, stateValueOf(at));
+      return (_args, at) => matchesState(value, stateValueOf(at));
     }
     case 'missing': {
       const message = `Guard '${spec.name}' is not implemented.'.`;

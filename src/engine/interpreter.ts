@@ -11,6 +11,7 @@
 import type { EventObject } from 'xstate';
 import type { CompiledMachine } from './compiledMachine.ts';
 import type { ConfigView, EngineState, ViewCache } from './configView.ts';
+import type { GuardArgs } from './machineSpec.ts';
 import { several, Work } from './microstep.ts';
 import { ReusedList } from './reusedList.ts';
 import { buildPlan, runPlan, selectByParts, selectDirect, type Transitions } from './selection.ts';
@@ -46,21 +47,17 @@ export class Interpreter {
    * returns whether there are any. A configuration put together from parts selects by its
    * parts' plans (`selectByParts`), any other by its own plan, built on first use.
    */
-  private select(
-    view: ConfigView,
-    context: unknown,
-    event: EventObject,
-    selected: Transitions,
-  ): boolean {
+  private select(view: ConfigView, args: GuardArgs, selected: Transitions): boolean {
     if (view.parts !== null) {
-      return selectByParts(this.m, view.parts, context, event, this.moment, selected);
+      return selectByParts(this.m, view.parts, args, this.moment, selected);
     }
-    let plan = view.plans.get(event.type);
+    const type = args.event.type;
+    let plan = view.plans.get(type);
     if (plan === undefined) {
-      plan = buildPlan(this.m, event.type, view.flags, view.done, null);
-      view.plans.set(event.type, plan);
+      plan = buildPlan(this.m, type, view.flags, view.done, null);
+      view.plans.set(type, plan);
     }
-    return plan !== null && runPlan(plan, context, event, this.moment, selected);
+    return plan !== null && runPlan(plan, args, this.moment, selected);
   }
 
   /**
@@ -76,7 +73,9 @@ export class Interpreter {
     selected.clear();
     this.moment.flags = view.flags;
     this.moment.done = view.done;
-    if (!this.select(view, state.context, event, selected)) return false;
+    // One arguments object for every guard of the selection, as a selection is one moment:
+    // XState makes one per guard, a garbage object a guard call.
+    if (!this.select(view, { context: state.context, event }, selected)) return false;
     const w = this.work;
     w.flags.set(view.flags);
     w.context = state.context;
@@ -94,9 +93,8 @@ export class Interpreter {
       const next = w.queue.at(head);
       // The microstep before is over: its selection is free for this one's.
       selected.clear();
-      if (
-        selectDirect(this.m, 0, this.m.table(next.type), w.context, next, this.moment, selected)
-      ) {
+      const args = { context: w.context, event: next };
+      if (selectDirect(this.m, 0, this.m.table(next.type), args, this.moment, selected)) {
         w.microstep(selected, next);
       }
     }

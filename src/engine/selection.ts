@@ -16,7 +16,6 @@
  * on a breadth-first level, where consecutive states rarely share a configuration, a lookup in
  * a map the processor no longer held in its caches.
  */
-import type { EventObject } from 'xstate';
 import type { Moment } from './behaviour.ts';
 import {
   COMPOUND,
@@ -25,6 +24,7 @@ import {
   type EventTypeTable,
   PARALLEL,
 } from './compiledMachine.ts';
+import type { GuardArgs } from './machineSpec.ts';
 import type { ReusedList } from './reusedList.ts';
 
 /** Where a selection appends the transitions it selects: a `Transitions` list, or an array. */
@@ -177,52 +177,45 @@ function partPlan(
 export function selectByParts(
   m: CompiledMachine,
   parts: readonly SubtreePlans[],
-  context: unknown,
-  event: EventObject,
+  args: GuardArgs,
   at: Moment,
   out: TransitionSink,
 ): boolean {
-  const table = m.table(event.type);
+  const type = args.event.type;
+  const table = m.table(type);
   if (table.handles[0] !== 1) return false;
   const cs = m.children[0] as readonly number[];
   let any = false;
   for (let i = 0; i < cs.length; i++) {
     const part = parts[i] as SubtreePlans;
-    const p = partPlan(m, event.type, table, at.flags, part, cs[i] as number);
-    if (p !== null && runPlan(p, context, event, at, out)) any = true;
+    const p = partPlan(m, type, table, at.flags, part, cs[i] as number);
+    if (p !== null && runPlan(p, args, at, out)) any = true;
   }
   if (any) return true;
-  return tryOwn(table.candidates[0], context, event, at, out);
+  return tryOwn(table.candidates[0], args, at, out);
 }
 
-/** Evaluates `plan` against `context` and `event`, appending selected transitions to `out`. */
-export function runPlan(
-  plan: Plan,
-  context: unknown,
-  event: EventObject,
-  at: Moment,
-  out: TransitionSink,
-): boolean {
+/** Evaluates `plan` against `args` (context and event), appending selected transitions to `out`. */
+export function runPlan(plan: Plan, args: GuardArgs, at: Moment, out: TransitionSink): boolean {
   let any = false;
   const kids = plan.kids;
   for (let i = 0; i < kids.length; i++) {
-    if (runPlan(kids[i] as Plan, context, event, at, out)) any = true;
+    if (runPlan(kids[i] as Plan, args, at, out)) any = true;
   }
   if (any) return true;
-  return tryOwn(plan.own, context, event, at, out);
+  return tryOwn(plan.own, args, at, out);
 }
 
 function tryOwn(
   own: readonly CompiledTransition[] | null | undefined,
-  context: unknown,
-  event: EventObject,
+  args: GuardArgs,
   at: Moment,
   out: TransitionSink,
 ): boolean {
   if (!own) return false;
   for (let i = 0; i < own.length; i++) {
     const t = own[i] as CompiledTransition;
-    if (t.guard === null || t.guard(context, event, at)) {
+    if (t.guard === null || t.guard(args, at)) {
       out.push(t);
       return true;
     }
@@ -238,8 +231,7 @@ export function selectDirect(
   m: CompiledMachine,
   n: number,
   table: EventTypeTable,
-  context: unknown,
-  event: EventObject,
+  args: GuardArgs,
   at: Moment,
   out: TransitionSink,
 ): boolean {
@@ -247,15 +239,15 @@ export function selectDirect(
   const kind = m.kind[n];
   if (kind === COMPOUND) {
     const c = m.activeChild(at.flags, n);
-    if (c !== -1 && selectDirect(m, c, table, context, event, at, out)) return true;
+    if (c !== -1 && selectDirect(m, c, table, args, at, out)) return true;
   } else if (kind === PARALLEL) {
     const cs = m.children[n] as readonly number[];
     let any = false;
     for (let i = 0; i < cs.length; i++) {
       const c = cs[at.done ? cs.length - 1 - i : i] as number;
-      if (selectDirect(m, c, table, context, event, at, out)) any = true;
+      if (selectDirect(m, c, table, args, at, out)) any = true;
     }
     if (any) return true;
   }
-  return tryOwn(table.candidates[n], context, event, at, out);
+  return tryOwn(table.candidates[n], args, at, out);
 }

@@ -104,9 +104,9 @@ describe('views put together from parts', () => {
       for (const event of events(state(view, context))) {
         const byPlan: CompiledTransition[] = [];
         const plan = planOf(view, event.type);
-        const any = plan !== null && runPlan(plan, context, event, at, byPlan);
+        const any = plan !== null && runPlan(plan, { context, event }, at, byPlan);
         const byParts: CompiledTransition[] = [];
-        const found = selectByParts(compiled, view.parts, context, event, at, byParts);
+        const found = selectByParts(compiled, view.parts, { context, event }, at, byParts);
         // The very transition objects, in the same order.
         const same = byParts.length === byPlan.length && byParts.every((t, i) => t === byPlan[i]);
         if (found !== any || !same) mismatches.push(`${view.key} ${JSON.stringify(event)}`);
