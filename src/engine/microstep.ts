@@ -39,9 +39,11 @@ export class Work {
   changed = false;
   /** The internal queue (raised and done events); `ReusedList` is a `RaiseQueue`. */
   readonly queue: ReusedList<EventObject> & RaiseQueue = new ReusedList<EventObject>();
-  /** Exit sets (`exitSet`) of the microstep and of the two transitions `removeConflicts` compares. */
+  /** The exit set (`exitSet`) of the microstep's transitions together. */
   readonly exits = new NodeList();
+  /** The exit set of the transition `removeConflicts` considers. */
   readonly exitsA = new NodeList();
+  /** The exit set of a kept transition `removeConflicts` compares it with. */
   readonly exitsB = new NodeList();
   /** The entry sets of a microstep's transitions, when it takes more than one. */
   private readonly entries = new NodeList();

@@ -1,6 +1,8 @@
 /**
  * Lists the interpreter reuses from one step of a search to the next instead of allocating
- * arrays: a step allocating a few arrays made the collector a large part of a search.
+ * arrays. With these (and one guard arguments object a selection), a search of `incident-large`
+ * allocates 0.75 KB a transition instead of 2.5 KB (docs/performance.md, "Steps that allocate
+ * no arrays").
  */
 
 /**
