@@ -588,15 +588,16 @@ export const measuredRows: readonly ManifestRow[] = [
     // workers, hashes carried with the chunks) in 1,637 s with 7.6 GB, and 4f6d929 (leaner
     // configuration views, events put together by region) in 1,583 s with 7.1 GB, and c812483
     // (selection by the parts' plans, leaner state records) in 1,268 s with 6.6 GB, and 7b92a02
-    // (the properties' cheaper views and region readers) in 1,186 s with 6.6 GB; this run is on
-    // 6ea1aee (steps that allocate no arrays), same model.
+    // (the properties' cheaper views and region readers) in 1,186 s with 6.6 GB, and 6ea1aee
+    // (steps that allocate no arrays) in 1,050 s with 6.6 GB; this run is on 83a5ea8 (one guard
+    // arguments object a selection), same model.
     measured: {
       command: 'kvcheck check --scenario incident-large --variant fixed --symmetry on --workers 2',
       date: '2026-12-08',
-      seconds: 1050,
-      host: 'a 2-core machine with 24 GiB, otherwise idle, both cores to the search (189% CPU, 1,992 s of CPU); under --max-seconds 4500, which it did not reach; node --max-old-space-size=16000, peak heap 42 MiB, peak RSS 6.6 GB (the frontier, up to 11.6 million packed states, and the two workers included), 10.5 bytes per stored state in the table',
+      seconds: 1014,
+      host: 'a 2-core machine with 24 GiB, otherwise idle, both cores to the search (193% CPU, 1,966 s of CPU); under --max-seconds 4500, which it did not reach; node --max-old-space-size=16000, peak heap 43 MiB, peak RSS 6.7 GB (the frontier, up to 11.6 million packed states, and the two workers included), 10.5 bytes per stored state in the table',
       collisionProbability: 3.4e-4,
-      model: '6ea1aee',
+      model: '83a5ea8',
     },
   },
 ];
