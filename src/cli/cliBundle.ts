@@ -1,0 +1,166 @@
+/**
+ * The command line's own bundle: `src/cli/main.ts` and every kvcheck module it imports, as one
+ * ES module made by esbuild, which `bin/kvcheck.js` loads instead of the TypeScript sources
+ * while none of them has changed since.
+ *
+ * kvcheck ships as TypeScript, compiled on load by the TypeScript loader, which resolves and
+ * compiles some two hundred modules one request at a time: about half of a one-second
+ * `kvcheck check`. The bundle loads as one file, without the loader. It is made after a run
+ * that found none, or found it out of date, in a cache directory (`cacheDirectory`), beside a
+ * record of what it was made from (`BundleRecord`): every source file's path, modification
+ * time and size. The launcher compares those with the files on disk, and loads the sources
+ * through the loader on any difference (a file edited, moved or removed), so an edit is never
+ * run stale; the run after makes the bundle again.
+ *
+ * Packages stay outside the bundle and load as they would from the sources. Each source
+ * file's `import.meta.url` is replaced by the file's own URL, so that what a module finds
+ * beside itself (`package.json`, the worker thread's entry) is found from the bundle too. The
+ * bundle carries a source map (inline, without the sources' text), so that the stack of an
+ * unexpected error names the source files and lines.
+ */
+import { createHash } from 'node:crypto';
+import {
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  renameSync,
+  statSync,
+  unlinkSync,
+  writeFileSync,
+} from 'node:fs';
+import { isBuiltin } from 'node:module';
+import { isAbsolute, join } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import type { Plugin } from 'esbuild';
+
+/** The record's format; `bin/kvcheck.js` loads a bundle only from a record of this format. */
+export const bundleFormat = 1;
+
+/** The record's file name in the cache directory. */
+export const recordName = 'cli.json';
+
+/** What a bundle was made from (the cache directory's `cli.json`). */
+export interface BundleRecord {
+  readonly format: typeof bundleFormat;
+  /** kvcheck's root directory, the sources' and the bundle's. */
+  readonly root: string;
+  /** The bundle's file name in the cache directory: `cli-` and 16 hex digits of its hash. */
+  readonly bundle: string;
+  /** Each source file bundled: its absolute path, modification time (ms) and size (bytes). */
+  readonly inputs: readonly (readonly [string, number, number])[];
+}
+
+/** kvcheck's root directory. */
+const kvcheckRoot = fileURLToPath(new URL('../../', import.meta.url));
+
+/**
+ * The directory the bundle is kept in: `KVCHECK_CACHE_DIR` when set (and not empty), else
+ * `node_modules/.cache/kvcheck` under `root`. `bin/kvcheck.js` chooses it the same way.
+ */
+export function cacheDirectory(root = kvcheckRoot, env = process.env): string {
+  const chosen = env.KVCHECK_CACHE_DIR;
+  return chosen ? chosen : join(root, 'node_modules', '.cache', 'kvcheck');
+}
+
+const bundleName = /^cli-[0-9a-f]{16}\.mjs$/;
+
+/**
+ * Makes the bundle of `root`'s command line in `dir` and records what it was made from;
+ * returns the record, or null when a source file changed while it was made (nothing is
+ * written then: the next run tries again). Files are written aside and renamed, so that a
+ * process running at the same time never loads half a file, and the record is renamed into
+ * place last, so that it never names a bundle not yet written. Earlier bundles in `dir` are
+ * removed. Rejects when esbuild fails or `dir` cannot be written.
+ */
+export async function makeCliBundle(
+  root = kvcheckRoot,
+  dir = cacheDirectory(root),
+): Promise<BundleRecord | null> {
+  const started = Date.now();
+  const { build } = await import('esbuild');
+  const out = await build({
+    entryPoints: [join(root, 'src', 'cli', 'main.ts')],
+    absWorkingDir: root,
+    bundle: true,
+    platform: 'node',
+    format: 'esm',
+    target: 'node20',
+    // Node's conditions, without the `module` one esbuild adds by default: packages resolve
+    // to the files Node itself loads for an `import`.
+    conditions: ['node'],
+    sourcemap: 'inline',
+    sourcesContent: false,
+    sourceRoot: pathToFileURL(root).href,
+    metafile: true,
+    write: false,
+    logLevel: 'silent',
+    plugins: [ownUrls, packagesByUrl],
+  });
+  const code = out.outputFiles[0]?.text;
+  if (code === undefined) throw new Error('esbuild produced no bundle');
+  const inputs: [string, number, number][] = [];
+  for (const input of Object.keys(out.metafile.inputs).sort()) {
+    const path = isAbsolute(input) ? input : join(root, input);
+    const stat = statSync(path);
+    if (stat.mtimeMs >= started) return null;
+    inputs.push([path, stat.mtimeMs, stat.size]);
+  }
+  const bundle = `cli-${createHash('sha256').update(code).digest('hex').slice(0, 16)}.mjs`;
+  const record: BundleRecord = { format: bundleFormat, root, bundle, inputs };
+  mkdirSync(dir, { recursive: true });
+  writeAside(join(dir, bundle), code);
+  writeAside(join(dir, recordName), `${JSON.stringify(record)}\n`);
+  for (const name of readdirSync(dir)) {
+    if (name === bundle || !bundleName.test(name)) continue;
+    try {
+      unlinkSync(join(dir, name));
+    } catch {
+      // Removed meanwhile by another process.
+    }
+  }
+  return record;
+}
+
+/** Writes `text` to `path` through a file beside it, renamed into place. */
+function writeAside(path: string, text: string): void {
+  const aside = `${path}.${process.pid}.tmp`;
+  writeFileSync(aside, text);
+  renameSync(aside, path);
+}
+
+/**
+ * Leaves packages out of the bundle, imported by the URL of the file they resolve to from
+ * the importing source (as Node resolves them: the `import` conditions of their exports), so
+ * that the bundle loads them from any directory. Node's built-in modules stay as they are.
+ */
+const packagesByUrl: Plugin = {
+  name: 'packages-by-url',
+  setup(b) {
+    b.onResolve({ filter: /^[^./]/ }, async (args) => {
+      if (args.pluginData === packagesByUrl || args.path.startsWith('node:')) return undefined;
+      if (isBuiltin(args.path)) return { path: args.path, external: true };
+      const found = await b.resolve(args.path, {
+        kind: args.kind,
+        importer: args.importer,
+        resolveDir: args.resolveDir,
+        pluginData: packagesByUrl,
+      });
+      if (found.errors.length > 0) return { errors: found.errors };
+      return { path: pathToFileURL(found.path).href, external: true };
+    });
+  },
+};
+
+/** Replaces `import.meta.url` in each TypeScript source with the file's own URL. */
+const ownUrls: Plugin = {
+  name: 'own-urls',
+  setup(b) {
+    b.onLoad({ filter: /\.ts$/ }, ({ path }) => ({
+      contents: readFileSync(path, 'utf8').replaceAll(
+        'import.meta.url',
+        JSON.stringify(pathToFileURL(path).href),
+      ),
+      loader: 'ts',
+    }));
+  },
+};
