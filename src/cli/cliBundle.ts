@@ -20,6 +20,8 @@
  */
 import { createHash } from 'node:crypto';
 import {
+  accessSync,
+  constants,
   mkdirSync,
   readdirSync,
   readFileSync,
@@ -70,13 +72,18 @@ const bundleName = /^cli-[0-9a-f]{16}\.mjs$/;
  * written then: the next run tries again). Files are written aside and renamed, so that a
  * process running at the same time never loads half a file, and the record is renamed into
  * place last, so that it never names a bundle not yet written. Earlier bundles in `dir` are
- * removed. Rejects when esbuild fails or `dir` cannot be written.
+ * removed, and so are files a run stopped while writing left aside, once ten minutes old.
+ * Rejects when `dir` cannot be made or written (before building) or esbuild fails.
  */
 export async function makeCliBundle(
   root = kvcheckRoot,
   dir = cacheDirectory(root),
 ): Promise<BundleRecord | null> {
   const started = Date.now();
+  // A directory that cannot be written fails here, before the build's cost (a read-only
+  // install would otherwise pay it on every run).
+  mkdirSync(dir, { recursive: true });
+  accessSync(dir, constants.W_OK);
   const { build } = await import('esbuild');
   const out = await build({
     entryPoints: [join(root, 'src', 'cli', 'main.ts')],
@@ -107,19 +114,27 @@ export async function makeCliBundle(
   }
   const bundle = `cli-${createHash('sha256').update(code).digest('hex').slice(0, 16)}.mjs`;
   const record: BundleRecord = { format: bundleFormat, root, bundle, inputs };
-  mkdirSync(dir, { recursive: true });
   writeAside(join(dir, bundle), code);
   writeAside(join(dir, recordName), `${JSON.stringify(record)}\n`);
   for (const name of readdirSync(dir)) {
-    if (name === bundle || !bundleName.test(name)) continue;
     try {
-      unlinkSync(join(dir, name));
+      const path = join(dir, name);
+      const old = bundleName.test(name) && name !== bundle;
+      if (old || (name.endsWith('.tmp') && started - statSync(path).mtimeMs > asideLifetimeMs)) {
+        unlinkSync(path);
+      }
     } catch {
       // Removed meanwhile by another process.
     }
   }
   return record;
 }
+
+/**
+ * How old a file written aside must be for a run to remove it: such a file is left only by a
+ * run stopped while it wrote (another run may be writing one now).
+ */
+const asideLifetimeMs = 10 * 60 * 1000;
 
 /** Writes `text` to `path` through a file beside it, renamed into place. */
 function writeAside(path: string, text: string): void {

@@ -14,6 +14,7 @@ import {
   rmSync,
   statSync,
   unlinkSync,
+  utimesSync,
   writeFileSync,
 } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -91,6 +92,29 @@ describe('makeCliBundle', () => {
     expect(code).not.toContain('import.meta.url');
     expect(code).toContain(JSON.stringify(pathToFileURL(join(root, 'src/cli/main.ts')).href));
     expect(readdirSync(dir).sort()).toEqual([record.bundle, recordName].sort());
+  });
+
+  it('removes earlier bundles and old files left aside, and keeps what is not its own', async () => {
+    const dir = freshDir();
+    const old = Date.now() / 1000 - 3600;
+    const leftovers = ['cli-0123456789abcdef.mjs', 'cli.json.4242.tmp', 'cli-x.mjs.4242.tmp'];
+    for (const name of leftovers) {
+      writeFileSync(join(dir, name), '');
+      utimesSync(join(dir, name), old, old);
+    }
+    // Being written by another run now, and a file of someone else's.
+    writeFileSync(join(dir, 'cli.json.4343.tmp'), '');
+    writeFileSync(join(dir, 'notes.txt'), '');
+    const record = await makeCliBundle(root, dir);
+    expect(readdirSync(dir).sort()).toEqual(
+      [record?.bundle, recordName, 'cli.json.4343.tmp', 'notes.txt'].sort(),
+    );
+  });
+
+  it('rejects a directory it cannot make, before building', async () => {
+    const dir = freshDir();
+    writeFileSync(join(dir, 'file'), '');
+    await expect(makeCliBundle(root, join(dir, 'file', 'cache'))).rejects.toThrow(/ENOTDIR/);
   });
 
   it('keeps its bundle in KVCHECK_CACHE_DIR, or under node_modules/.cache', () => {
