@@ -8,7 +8,8 @@
  * `npx tsx bench/engine.ts [--json] [--quick]`.
  *
  * Tables: (0) time to the first counterexample of incident × incident-2026, from building the
- * machine, cold (the first fast run of the process) and warm; (1) built-in scenarios, a
+ * machine, cold (the first fast run of the process) and warm, then the whole check of that case
+ * by the command line from a fresh process (`freshProcessCheck`); (1) built-in scenarios, a
  * breadth-first prefix of a 3-request scenario and (without `--quick`) one of `incident-large`:
  * states/s of the three engines and their ratios, with and without every property, the first
  * search of a machine just built with every property (the median of a few), and bytes per
@@ -22,6 +23,8 @@
  * `--large-seconds N` (default 300, `none` for no bound; `fixed` does not finish in that time,
  * so it ends `incomplete`: docs/performance.md gives the figures); `--quick` skips them.
  */
+import { spawnSync } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
 import { properties } from '../invariants/index.ts';
 import type { ServingState } from '../invariants/vocabulary.ts';
 import type { ServingContext } from '../machines/context.ts';
@@ -183,6 +186,44 @@ const largePrefix = 3000;
  */
 const threeRequestPrefix = 15_000;
 
+/** The command line's arguments for the fresh-process check (`freshProcessCheck`). */
+const freshCheckArgs = ['check', '--scenario', 'incident', '--variant', 'incident-2026'];
+
+/**
+ * `kvcheck check` of `incident` × `incident-2026` (`freshCheckArgs`, with `--json`) in a new
+ * Node process each time, through `bin/kvcheck.js` as a user runs it: the wall-clock median of
+ * `runs` runs after one untimed (which makes the command line's bundle if it is missing or out
+ * of date), with the last run's counts and its own search time. Throws when a run exits with
+ * anything but 1 (a violation, which this case has).
+ */
+export function freshProcessCheck(runs: number): {
+  readonly ms: number;
+  readonly runs: number;
+  readonly stats: { readonly states: number; readonly transitions: number; readonly ms: number };
+} {
+  const bin = fileURLToPath(new URL('../bin/kvcheck.js', import.meta.url));
+  const once = () => {
+    const start = performance.now();
+    const r = spawnSync(process.execPath, [bin, ...freshCheckArgs, '--json'], {
+      encoding: 'utf8',
+      maxBuffer: 1 << 26,
+    });
+    const ms = performance.now() - start;
+    if (r.status !== 1) {
+      throw new Error(`kvcheck ${freshCheckArgs.join(' ')} exited ${r.status}: ${r.stderr}`);
+    }
+    const [result] = (JSON.parse(r.stdout) as { results: { stats: Measured & { ms: number } }[] })
+      .results;
+    if (!result) throw new Error('kvcheck check --json gave no result');
+    return { ms, stats: result.stats };
+  };
+  once();
+  const out = Array.from({ length: runs }, once).sort((a, b) => a.ms - b.ms);
+  const middle = out[out.length >> 1];
+  if (!middle) throw new Error('no run');
+  return { ms: middle.ms, runs, stats: middle.stats };
+}
+
 function best<T>(runs: number, run: () => T): { value: T; ms: number } {
   let out: { value: T; ms: number } | undefined;
   for (let i = 0; i < runs; i++) {
@@ -310,6 +351,13 @@ export function engineBench(json: boolean, quick: boolean, largeSeconds = 300): 
   });
   print('Time to the first counterexample (building the machine included):\n');
   print(table('scenario|variant|run|first violation|states|time', rows0));
+
+  // (0b) The same case checked whole by the command line, from a fresh process each time.
+  const fresh = freshProcessCheck(quick ? 3 : 5);
+  record(first, 'cli check, fresh process', fresh.stats, fresh.ms);
+  print(
+    `\n\`kvcheck ${freshCheckArgs.join(' ')}\` from a fresh process (loading, the whole space with every property, and the traces), the median of ${fresh.runs} runs after one untimed: ${Math.round(fresh.ms)} ms (${n(fresh.stats.states)} states, the search ${fresh.stats.ms} ms of it).`,
+  );
 
   // (1) Same machines, three engines: `xstate/graph`'s defaults, kvcheck's reference engine and
   // the fast engine. `incident-large` is too large for the first two, so all three explore the

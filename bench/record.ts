@@ -12,8 +12,9 @@ export interface BenchRecord {
    * defaults), `fast`, or `fast` with a suffix naming what was added (`+properties`, checked
    * where a step changed what they read as `check` runs them, or `+properties, every state`;
    * `+symmetry`, `+depth` for a depth-first search, `exact keys`, `first counterexample`, `, new
-   * machine` for the first search of a machine just built). The
-   * paired bench (`--against`) ends it with `, base` or `, this`: the checkout it ran on.
+   * machine` for the first search of a machine just built), or `cli check, fresh process`
+   * (the command line run as a user runs it, loading included). The paired bench
+   * (`--against`) ends it with `, base` or `, this`: the checkout it ran on.
    */
   readonly engine: string;
   /** Distinct states stored (representatives under symmetry). */

@@ -1,9 +1,10 @@
 /**
  * The engine bench's first searches (`firstSearches`): a machine is built for each search, the
- * building is not timed, and the median search is the one reported.
+ * building is not timed, and the median search is the one reported. And its check from a fresh
+ * process (`freshProcessCheck`), which reads the command line's counts.
  */
 import { describe, expect, it } from 'vitest';
-import { firstSearches } from '../../bench/engine.ts';
+import { firstSearches, freshProcessCheck } from '../../bench/engine.ts';
 
 /** Busy for `ms` milliseconds of wall-clock time. */
 function spin(ms: number): void {
@@ -35,5 +36,16 @@ describe('the first searches of machines just built', () => {
     expect(out.value).toBe(40);
     expect(out.ms).toBeGreaterThanOrEqual(40);
     expect(() => firstSearches(0, () => () => 0)).toThrow(/no run/);
+  });
+});
+
+describe('the check from a fresh process', () => {
+  it('runs the command line and reads its counts, with loading in the wall-clock time', () => {
+    const out = freshProcessCheck(1);
+    expect(out.runs).toBe(1);
+    // The manifest's counts for incident × incident-2026.
+    expect(out.stats.states).toBe(2195);
+    expect(out.stats.transitions).toBe(4244);
+    expect(out.ms).toBeGreaterThan(out.stats.ms);
   });
 });
