@@ -26,6 +26,7 @@ import {
   readdirSync,
   readFileSync,
   renameSync,
+  type Stats,
   statSync,
   unlinkSync,
   writeFileSync,
@@ -68,10 +69,12 @@ const bundleName = /^cli-[0-9a-f]{16}\.mjs$/;
 
 /**
  * Makes the bundle of `root`'s command line in `dir` and records what it was made from;
- * returns the record, or null when a source file changed while it was made (nothing is
- * written then: the next run tries again). Files are written aside and renamed, so that a
- * process running at the same time never loads half a file, and the record is renamed into
- * place last, so that it never names a bundle not yet written. Earlier bundles in `dir` are
+ * returns the record. Each source's time and size are taken before esbuild reads it, so a
+ * source edited while the bundle is made is newer than its record says, and the next run
+ * loads the sources. (Null, with nothing written, when an input that is not TypeScript is
+ * newer than the build: the next run tries again.) Files are written aside and renamed, so
+ * that a process running at the same time never loads half a file, and the record is renamed
+ * into place last, so that it never names a bundle not yet written. Earlier bundles in `dir` are
  * removed, and so are files a run stopped while writing left aside, once ten minutes old.
  * Rejects when `dir` cannot be made or written (before building) or esbuild fails.
  */
@@ -85,6 +88,7 @@ export async function makeCliBundle(
   mkdirSync(dir, { recursive: true });
   accessSync(dir, constants.W_OK);
   const { build } = await import('esbuild');
+  const read = new Map<string, Stats>();
   const out = await build({
     entryPoints: [join(root, 'src', 'cli', 'main.ts')],
     absWorkingDir: root,
@@ -101,15 +105,18 @@ export async function makeCliBundle(
     metafile: true,
     write: false,
     logLevel: 'silent',
-    plugins: [ownUrls, packagesByUrl],
+    plugins: [ownUrls(read), packagesByUrl],
   });
   const code = out.outputFiles[0]?.text;
   if (code === undefined) throw new Error('esbuild produced no bundle');
   const inputs: [string, number, number][] = [];
   for (const input of Object.keys(out.metafile.inputs).sort()) {
     const path = isAbsolute(input) ? input : join(root, input);
-    const stat = statSync(path);
-    if (stat.mtimeMs >= started) return null;
+    // A source is stated before it is read (`ownUrls`): a change after the stat gives the
+    // file a later time than the one recorded, and the next run loads the sources. Any other
+    // input is stated now, and must not be newer than the build.
+    const stat = read.get(path) ?? statSync(path);
+    if (!read.has(path) && stat.mtimeMs >= started) return null;
     inputs.push([path, stat.mtimeMs, stat.size]);
   }
   const bundle = `cli-${createHash('sha256').update(code).digest('hex').slice(0, 16)}.mjs`;
@@ -166,16 +173,24 @@ const packagesByUrl: Plugin = {
   },
 };
 
-/** Replaces `import.meta.url` in each TypeScript source with the file's own URL. */
-const ownUrls: Plugin = {
-  name: 'own-urls',
-  setup(b) {
-    b.onLoad({ filter: /\.ts$/ }, ({ path }) => ({
-      contents: readFileSync(path, 'utf8').replaceAll(
-        'import.meta.url',
-        JSON.stringify(pathToFileURL(path).href),
-      ),
-      loader: 'ts',
-    }));
-  },
-};
+/**
+ * Replaces `import.meta.url` in each TypeScript source with the file's own URL, and keeps in
+ * `read` each source's stat, taken before the source is read.
+ */
+function ownUrls(read: Map<string, Stats>): Plugin {
+  return {
+    name: 'own-urls',
+    setup(b) {
+      b.onLoad({ filter: /\.ts$/ }, ({ path }) => {
+        read.set(path, statSync(path));
+        return {
+          contents: readFileSync(path, 'utf8').replaceAll(
+            'import.meta.url',
+            JSON.stringify(pathToFileURL(path).href),
+          ),
+          loader: 'ts',
+        };
+      });
+    },
+  };
+}
