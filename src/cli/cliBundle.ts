@@ -8,7 +8,8 @@
  * `kvcheck check`. The bundle loads as one file, without the loader. It is made after a run
  * that found none, or found it out of date, in a cache directory (`cacheDirectory`), beside a
  * record of what it was made from (`BundleRecord`): every source file's path, modification
- * time and size. The launcher compares those with the files on disk, and loads the sources
+ * time and size, and those of `package.json` and `package-lock.json`, which say what packages
+ * are installed. The launcher compares those with the files on disk, and loads the sources
  * through the loader on any difference (a file edited, moved or removed), so an edit is never
  * run stale; the run after makes the bundle again.
  *
@@ -22,6 +23,7 @@ import { createHash } from 'node:crypto';
 import {
   accessSync,
   constants,
+  existsSync,
   mkdirSync,
   readdirSync,
   readFileSync,
@@ -49,7 +51,10 @@ export interface BundleRecord {
   readonly root: string;
   /** The bundle's file name in the cache directory: `cli-` and 16 hex digits of its hash. */
   readonly bundle: string;
-  /** Each source file bundled: its absolute path, modification time (ms) and size (bytes). */
+  /**
+   * Each source file bundled, then `package.json` and `package-lock.json`: the absolute path,
+   * modification time (ms) and size (bytes).
+   */
   readonly inputs: readonly (readonly [string, number, number])[];
 }
 
@@ -66,6 +71,9 @@ export function cacheDirectory(root = kvcheckRoot, env = process.env): string {
 }
 
 const bundleName = /^cli-[0-9a-f]{16}\.mjs$/;
+
+/** The files under `root` that say which packages are installed (see `makeCliBundle`). */
+const lockfiles = ['package.json', 'package-lock.json'];
 
 /**
  * Makes the bundle of `root`'s command line in `dir` and records what it was made from;
@@ -110,8 +118,11 @@ export async function makeCliBundle(
   const code = out.outputFiles[0]?.text;
   if (code === undefined) throw new Error('esbuild produced no bundle');
   const inputs: [string, number, number][] = [];
-  for (const input of Object.keys(out.metafile.inputs).sort()) {
-    const path = isAbsolute(input) ? input : join(root, input);
+  const sources = Object.keys(out.metafile.inputs).map((p) => (isAbsolute(p) ? p : join(root, p)));
+  // The packages the bundle imports by file are those installed now: a changed lockfile (or
+  // package manifest) may mean other files, so it makes the bundle out of date too.
+  const manifests = lockfiles.map((name) => join(root, name)).filter((p) => existsSync(p));
+  for (const path of [...sources.sort(), ...manifests]) {
     // A source is stated before it is read (`ownUrls`): a change after the stat gives the
     // file a later time than the one recorded, and the next run loads the sources. Any other
     // input is stated now, and must not be newer than the build.

@@ -81,8 +81,10 @@ describe('makeCliBundle', () => {
     for (const own of ['src/cli/main.ts', 'src/engine/search.ts', 'machines/layout.ts']) {
       expect(paths).toContain(join(root, own));
     }
-    // Packages stay outside: only kvcheck's own files are inputs.
+    // Packages stay outside: only kvcheck's own files are inputs, and the files that say
+    // which packages are installed.
     expect(paths.filter((p) => p.includes('node_modules'))).toEqual([]);
+    expect(paths.slice(-2)).toEqual([join(root, 'package.json'), join(root, 'package-lock.json')]);
     for (const [path, mtimeMs, size] of record.inputs) {
       const stat = statSync(path);
       expect([path, stat.mtimeMs, stat.size]).toEqual([path, mtimeMs, size]);
