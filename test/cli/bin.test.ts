@@ -3,7 +3,7 @@
  * keeps bad input to one stderr line, and survives a reader that closes the pipe early.
  */
 import { type SpawnSyncReturns, spawnSync } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -42,6 +42,12 @@ afterAll(() => {
 });
 
 describe('bin/kvcheck.js', () => {
+  it('is executable, with a shebang for node', () => {
+    const path = join(repoRoot, 'bin', 'kvcheck.js');
+    expect(statSync(path).mode & 0o111).not.toBe(0);
+    expect(readFileSync(path, 'utf8').split('\n')[0]).toBe('#!/usr/bin/env node');
+  });
+
   it('exits 1 for the cross-tenant read in the incident under incident-2026', () => {
     const r = kvcheck(
       'check',
