@@ -1,16 +1,20 @@
 /**
  * DOT to SVG with Graphviz compiled to WebAssembly (`@viz-js/viz`): no system Graphviz needed.
- * One instance is created on first use and shared by every later call in the process.
+ * One instance is created on first use and shared by every later call in the process. The
+ * package itself is loaded on first use too, so that a command that draws nothing (`check`)
+ * does not load it.
  */
-import { instance, type Viz } from '@viz-js/viz';
+import type { Viz } from '@viz-js/viz';
 
 let shared: Promise<Viz> | undefined;
 
 function viz(): Promise<Viz> {
-  shared ??= instance().catch((e: unknown) => {
-    shared = undefined; // let a later call try again
-    throw e;
-  });
+  shared ??= import('@viz-js/viz')
+    .then((m) => m.instance())
+    .catch((e: unknown) => {
+      shared = undefined; // let a later call try again
+      throw e;
+    });
   return shared;
 }
 
