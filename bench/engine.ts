@@ -24,6 +24,7 @@
  * so it ends `incomplete`: docs/performance.md gives the figures); `--quick` skips them.
  */
 import { spawnSync } from 'node:child_process';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { properties } from '../invariants/index.ts';
 import type { ServingState } from '../invariants/vocabulary.ts';
@@ -189,24 +190,38 @@ const threeRequestPrefix = 15_000;
 /** The command line's arguments for the fresh-process check (`freshProcessCheck`). */
 const freshCheckArgs = ['check', '--scenario', 'incident', '--variant', 'incident-2026'];
 
+/** One side of `freshProcessCheck`: the median run's wall-clock time and counts. */
+export interface FreshRuns {
+  readonly ms: number;
+  readonly stats: { readonly states: number; readonly transitions: number; readonly ms: number };
+}
+
 /**
  * `kvcheck check` of `incident` × `incident-2026` (`freshCheckArgs`, with `--json`) in a new
- * Node process each time, through `bin/kvcheck.js` as a user runs it: the wall-clock median of
- * `runs` runs after one untimed (which makes the command line's bundle if it is missing or out
- * of date), with the last run's counts and its own search time. Throws when a run exits with
- * anything but 1 (a violation, which this case has).
+ * Node process each time, through `bin/kvcheck.js` as a user runs it, loading included:
+ * `runs` pairs of runs, alternating which goes first, after one untimed run (which makes the
+ * command line's bundle if it is missing or out of date). One side loads the bundle, the other
+ * the TypeScript sources through the loader (a cache directory that cannot be made, so no
+ * bundle is read or made). Gives each side's median run (its wall-clock time, its counts and
+ * its own search time) and the median of the pairs' time ratios, loader over bundle. Throws
+ * when a run exits with anything but 1 (a violation, which this case has).
  */
 export function freshProcessCheck(runs: number): {
-  readonly ms: number;
   readonly runs: number;
-  readonly stats: { readonly states: number; readonly transitions: number; readonly ms: number };
+  readonly bundle: FreshRuns;
+  readonly loader: FreshRuns;
+  readonly ratio: number;
 } {
   const bin = fileURLToPath(new URL('../bin/kvcheck.js', import.meta.url));
-  const once = () => {
+  // Under a file: making it fails at once, before any build (`makeCliBundle`).
+  const noCache = join(fileURLToPath(new URL('../package.json', import.meta.url)), 'no-cache');
+  const once = (loader: boolean): FreshRuns => {
+    const env = loader ? { ...process.env, KVCHECK_CACHE_DIR: noCache } : process.env;
     const start = performance.now();
     const r = spawnSync(process.execPath, [bin, ...freshCheckArgs, '--json'], {
       encoding: 'utf8',
       maxBuffer: 1 << 26,
+      env,
     });
     const ms = performance.now() - start;
     if (r.status !== 1) {
@@ -217,11 +232,21 @@ export function freshProcessCheck(runs: number): {
     if (!result) throw new Error('kvcheck check --json gave no result');
     return { ms, stats: result.stats };
   };
-  once();
-  const out = Array.from({ length: runs }, once).sort((a, b) => a.ms - b.ms);
-  const middle = out[out.length >> 1];
-  if (!middle) throw new Error('no run');
-  return { ms: middle.ms, runs, stats: middle.stats };
+  once(false);
+  const bundle: FreshRuns[] = [];
+  const loader: FreshRuns[] = [];
+  for (let i = 0; i < runs; i++) {
+    for (const side of i % 2 === 0 ? [false, true] : [true, false]) {
+      (side ? loader : bundle).push(once(side));
+    }
+  }
+  const middle = (xs: FreshRuns[]): FreshRuns => {
+    const m = [...xs].sort((a, b) => a.ms - b.ms)[xs.length >> 1];
+    if (!m) throw new Error('no run');
+    return m;
+  };
+  const ratios = bundle.map((b, i) => (loader[i] as FreshRuns).ms / b.ms);
+  return { runs, bundle: middle(bundle), loader: middle(loader), ratio: median(ratios) };
 }
 
 function best<T>(runs: number, run: () => T): { value: T; ms: number } {
@@ -354,9 +379,15 @@ export function engineBench(json: boolean, quick: boolean, largeSeconds = 300): 
 
   // (0b) The same case checked whole by the command line, from a fresh process each time.
   const fresh = freshProcessCheck(quick ? 3 : 5);
-  record(first, 'cli check, fresh process', fresh.stats, fresh.ms);
+  record(first, 'cli check, fresh process', fresh.bundle.stats, fresh.bundle.ms);
+  record(
+    first,
+    'cli check, fresh process, through the loader',
+    fresh.loader.stats,
+    fresh.loader.ms,
+  );
   print(
-    `\n\`kvcheck ${freshCheckArgs.join(' ')}\` from a fresh process (loading, the whole space with every property, and the traces), the median of ${fresh.runs} runs after one untimed: ${Math.round(fresh.ms)} ms (${n(fresh.stats.states)} states, the search ${fresh.stats.ms} ms of it).`,
+    `\n\`kvcheck ${freshCheckArgs.join(' ')}\` from a fresh process (loading, the whole space with every property, and the traces), median of ${fresh.runs} alternating pairs after one untimed run: ${Math.round(fresh.bundle.ms)} ms from the command line's bundle (the search ${fresh.bundle.stats.ms} ms of it), ${Math.round(fresh.loader.ms)} ms through the TypeScript loader; ${fresh.ratio.toFixed(2)}x.`,
   );
 
   // (1) Same machines, three engines: `xstate/graph`'s defaults, kvcheck's reference engine and

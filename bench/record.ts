@@ -13,7 +13,8 @@ export interface BenchRecord {
    * where a step changed what they read as `check` runs them, or `+properties, every state`;
    * `+symmetry`, `+depth` for a depth-first search, `exact keys`, `first counterexample`, `, new
    * machine` for the first search of a machine just built), or `cli check, fresh process`
-   * (the command line run as a user runs it, loading included). The paired bench
+   * (the command line run as a user runs it, loading included; `, through the loader` when it
+   * loads the TypeScript sources instead of its bundle). The paired bench
    * (`--against`) ends it with `, base` or `, this`: the checkout it ran on.
    */
   readonly engine: string;
