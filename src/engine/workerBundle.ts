@@ -154,6 +154,10 @@ async function bundle(recipeModule: string): Promise<URL> {
     platform: 'node',
     format: 'esm',
     target: 'node20',
+    // Node's conditions, without the `module` one esbuild adds by default: each package is
+    // the build Node itself loads for an `import`, the one the main thread runs (`xstate`'s
+    // is its CommonJS build behind `xstate.cjs.mjs`, not `xstate.esm.js`).
+    conditions: ['node'],
     external: ['esbuild'],
     // Mapped back to the files as they are on disk (`sources` relative to `root`, which
     // `sourceRoot` names); their text stays out of the bundle.
