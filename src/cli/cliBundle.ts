@@ -19,7 +19,6 @@
  * bundle carries a source map (inline, without the sources' text), so that the stack of an
  * unexpected error names the source files and lines.
  */
-import { createHash } from 'node:crypto';
 import {
   accessSync,
   constants,
@@ -27,16 +26,15 @@ import {
   mkdirSync,
   readdirSync,
   readFileSync,
-  renameSync,
   type Stats,
   statSync,
   unlinkSync,
-  writeFileSync,
 } from 'node:fs';
 import { isBuiltin } from 'node:module';
 import { isAbsolute, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import type { Plugin } from 'esbuild';
+import { bundleFileName, nodeBundle, writeAside } from '../engine/index.ts';
 
 /** The record's format; `bin/kvcheck.js` loads a bundle only from a record of this format. */
 export const bundleFormat = 1;
@@ -95,30 +93,16 @@ export async function makeCliBundle(
   // install would otherwise pay it on every run).
   mkdirSync(dir, { recursive: true });
   accessSync(dir, constants.W_OK);
-  const { build } = await import('esbuild');
   const read = new Map<string, Stats>();
-  const out = await build({
+  const { code, metafile } = await nodeBundle(root, {
     entryPoints: [join(root, 'src', 'cli', 'main.ts')],
-    absWorkingDir: root,
-    bundle: true,
-    platform: 'node',
-    format: 'esm',
-    target: 'node20',
-    // Node's conditions, without the `module` one esbuild adds by default: packages resolve
-    // to the files Node itself loads for an `import`.
-    conditions: ['node'],
-    sourcemap: 'inline',
-    sourcesContent: false,
-    sourceRoot: pathToFileURL(root).href,
     metafile: true,
-    write: false,
-    logLevel: 'silent',
     plugins: [ownUrls(read), packagesByUrl],
   });
-  const code = out.outputFiles[0]?.text;
-  if (code === undefined) throw new Error('esbuild produced no bundle');
   const inputs: [string, number, number][] = [];
-  const sources = Object.keys(out.metafile.inputs).map((p) => (isAbsolute(p) ? p : join(root, p)));
+  const sources = Object.keys(metafile?.inputs ?? {}).map((p) =>
+    isAbsolute(p) ? p : join(root, p),
+  );
   // The packages the bundle imports by file are those installed now: a changed lockfile (or
   // package manifest) may mean other files, so it makes the bundle out of date too.
   const manifests = lockfiles.map((name) => join(root, name)).filter((p) => existsSync(p));
@@ -130,7 +114,7 @@ export async function makeCliBundle(
     if (!read.has(path) && stat.mtimeMs >= started) return null;
     inputs.push([path, stat.mtimeMs, stat.size]);
   }
-  const bundle = `cli-${createHash('sha256').update(code).digest('hex').slice(0, 16)}.mjs`;
+  const bundle = bundleFileName('cli-', code);
   const record: BundleRecord = { format: bundleFormat, root, bundle, inputs };
   writeAside(join(dir, bundle), code);
   writeAside(join(dir, recordName), `${JSON.stringify(record)}\n`);
@@ -153,13 +137,6 @@ export async function makeCliBundle(
  * run stopped while it wrote (another run may be writing one now).
  */
 const asideLifetimeMs = 10 * 60 * 1000;
-
-/** Writes `text` to `path` through a file beside it, renamed into place. */
-function writeAside(path: string, text: string): void {
-  const aside = `${path}.${process.pid}.tmp`;
-  writeFileSync(aside, text);
-  renameSync(aside, path);
-}
 
 /**
  * Leaves packages out of the bundle, imported by the URL of the file they resolve to from

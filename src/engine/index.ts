@@ -94,4 +94,9 @@ export {
  * for self-checks of what computations over a vector touch (never the search's hot path).
  */
 export { recordingWords, type WordLog, wordLog } from './wordRecorder.ts';
+/**
+ * kvcheck's modules bundled for Node, as the worker threads load them; the command line's own
+ * bundle (`src/cli/cliBundle.ts`) is made the same way.
+ */
+export { bundleFileName, nodeBundle, writeAside } from './workerBundle.ts';
 export { readStatechart, UnsupportedFeatureError } from './xstateInternals.ts';

@@ -37,6 +37,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { threadId, Worker } from 'node:worker_threads';
+import type { BuildOptions, Metafile } from 'esbuild';
 import type { WorkerRecipe } from './types.ts';
 
 /** The worker entry that loads through the TypeScript loader (see the module doc). */
@@ -144,43 +145,69 @@ export function entrySource(recipeModule: string): string {
   ].join('\n');
 }
 
-async function bundle(recipeModule: string): Promise<URL> {
-  // Imported here, and left out of the bundle: only the main thread bundles.
+/**
+ * One ES module for Node 20 of kvcheck's modules under `root`, as esbuild bundles it with
+ * `options` (the entry, externals, plugins, `metafile`) on top of what every kvcheck bundle
+ * shares: Node's own conditions for packages (without the `module` one esbuild adds by
+ * default, so each package is the build Node itself loads for an `import`: `xstate`'s
+ * CommonJS build behind `xstate.cjs.mjs`, not `xstate.esm.js`), and an inline source map
+ * that maps back to the files as they are on disk (`sources` relative to `root`, which
+ * `sourceRoot` names) without their text. Gives the module's text and esbuild's metafile
+ * (with `options.metafile`). Rejects when esbuild fails or gives no output. esbuild is
+ * imported here, on first use: only the main thread bundles, and nothing else loads it.
+ */
+export async function nodeBundle(
+  root: string,
+  options: BuildOptions,
+): Promise<{ readonly code: string; readonly metafile: Metafile | undefined }> {
   const { build } = await import('esbuild');
   const out = await build({
-    stdin: { contents: entrySource(recipeModule), resolveDir: root, loader: 'js' },
     absWorkingDir: root,
     bundle: true,
     platform: 'node',
     format: 'esm',
     target: 'node20',
-    // Node's conditions, without the `module` one esbuild adds by default: each package is
-    // the build Node itself loads for an `import`, the one the main thread runs (`xstate`'s
-    // is its CommonJS build behind `xstate.cjs.mjs`, not `xstate.esm.js`).
     conditions: ['node'],
-    external: ['esbuild'],
-    // Mapped back to the files as they are on disk (`sources` relative to `root`, which
-    // `sourceRoot` names); their text stays out of the bundle.
     sourcemap: 'inline',
     sourcesContent: false,
     sourceRoot: pathToFileURL(root).href,
     write: false,
     logLevel: 'silent',
+    ...options,
   });
-  const code = out.outputFiles[0]?.text;
+  const code = out.outputFiles?.[0]?.text;
   if (code === undefined) throw new Error('esbuild produced no bundle');
-  const name = `kvcheck-worker-${createHash('sha256').update(code).digest('hex').slice(0, 16)}.mjs`;
+  return { code, metafile: out.metafile };
+}
+
+/** A bundle's file name from its text: `prefix`, 16 hex digits of its SHA-256, `.mjs`. */
+export function bundleFileName(prefix: string, code: string): string {
+  return `${prefix}${createHash('sha256').update(code).digest('hex').slice(0, 16)}.mjs`;
+}
+
+/**
+ * Writes `text` to `path` through a file beside it (`path`, the process and thread ids,
+ * `.tmp`), renamed into place, so that another process never reads half a file.
+ */
+export function writeAside(path: string, text: string): void {
+  const aside = `${path}.${process.pid}.${threadId}.tmp`;
+  writeFileSync(aside, text);
+  renameSync(aside, path);
+}
+
+async function bundle(recipeModule: string): Promise<URL> {
+  const { code } = await nodeBundle(root, {
+    stdin: { contents: entrySource(recipeModule), resolveDir: root, loader: 'js' },
+    external: ['esbuild'],
+  });
   const dir = tmpdir();
-  const path = join(dir, name);
+  const path = join(dir, bundleFileName('kvcheck-worker-', code));
   if (existsSync(path)) {
     // Reused: touched, so that a sweep sees it in use.
     const now = new Date();
     utimesSync(path, now, now);
   } else {
-    // Written aside and renamed, so that another process never loads half a file.
-    const aside = `${path}.${process.pid}.${threadId}.tmp`;
-    writeFileSync(aside, code);
-    renameSync(aside, path);
+    writeAside(path, code);
   }
   sweepBundles(dir);
   return pathToFileURL(path);
